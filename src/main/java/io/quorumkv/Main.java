@@ -1,0 +1,70 @@
+package io.quorumkv;
+
+import io.quorumkv.config.ConfigException;
+import io.quorumkv.config.ConfigLoader;
+import io.quorumkv.config.NodeConfig;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code java -jar quorumkv.jar [--config FILE]}: starts one node and stops it cleanly on SIGTERM.
+ * A start that fails prints one line saying why and exits with status 1; bad arguments exit with 2.
+ */
+public final class Main {
+  private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]";
+  private static final long STOP_MARGIN_MS = 5_000;
+
+  private Main() {
+  }
+
+  public static void main(String[] args) {
+    System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
+    NodeConfig config;
+    try {
+      config = configFrom(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("quorumkv: " + e.getMessage());
+      System.err.println(USAGE);
+      System.exit(2);
+      return;
+    } catch (ConfigException e) {
+      exitWith("conf error: " + e.getMessage());
+      return;
+    }
+    NodeConfig started = config;
+    Node.start(config)
+        .onSuccess(node -> {
+          Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node), "quorumkv-shutdown"));
+          System.err.println("quorumkv: node " + started.url() + " ready on port " + node.port()
+              + ", data in " + started.dataDir());
+        })
+        .onFailure(e -> exitWith(e instanceof ConfigException ? "conf error: " + e.getMessage() : e.getMessage()));
+  }
+
+  private static NodeConfig configFrom(String[] args) {
+    if (args.length == 0) {
+      return NodeConfig.defaults();
+    }
+    if (args.length == 2 && args[0].equals("--config")) {
+      return ConfigLoader.load(Path.of(args[1]));
+    }
+    throw new IllegalArgumentException("unexpected arguments: " + String.join(" ", args));
+  }
+
+  private static void stop(Node node) {
+    System.err.println("quorumkv: stopping");
+    try {
+      node.stop().toCompletionStage().toCompletableFuture()
+          .get(node.config().shutdownTimeoutMs() + STOP_MARGIN_MS, TimeUnit.MILLISECONDS);
+      System.err.println("quorumkv: stopped");
+    } catch (Exception e) {
+      System.err.println("quorumkv: stop did not finish cleanly: " + e);
+    }
+  }
+
+  private static void exitWith(String line) {
+    System.err.println("quorumkv: " + line);
+    System.exit(1);
+  }
+}

@@ -1,0 +1,198 @@
+package io.quorumkv;
+
+import io.quorumkv.config.ConfigException;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.http.ApiRouter;
+import io.quorumkv.http.HttpVerticle;
+import io.quorumkv.replication.Coordinator;
+import io.quorumkv.replication.LocalReplica;
+import io.quorumkv.storage.PurgeSweep;
+import io.quorumkv.storage.RocksStore;
+import io.quorumkv.storage.StorageService;
+import io.quorumkv.storage.StorageVerticle;
+import io.quorumkv.storage.Store;
+import io.quorumkv.storage.WorkerContextExecutor;
+import io.quorumkv.versioning.ClockLease;
+import io.quorumkv.versioning.HybridLogicalClock;
+import io.vertx.core.Context;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.ThreadingModel;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One quorumkv node: its Vert.x instance, RocksDB store, storage worker verticles and HTTP
+ * verticles, started in that order and stopped in reverse.
+ */
+public final class Node {
+  private static final System.Logger LOG = System.getLogger(Node.class.getName());
+
+  private final NodeConfig config;
+  private final Vertx vertx;
+  private final Store store;
+  private final HybridLogicalClock clock;
+  private final StorageService storage;
+  private final List<HttpVerticle> httpVerticles = new CopyOnWriteArrayList<>();
+  private String storageDeployment;
+  private String httpDeployment;
+  private long leaseTimer = -1;
+  private long sweepTimer = -1;
+
+  private Node(NodeConfig config, Vertx vertx, Store store, HybridLogicalClock clock, List<Context> workers,
+               InstantSource wallClock) {
+    this.config = config;
+    this.vertx = vertx;
+    this.store = store;
+    this.clock = clock;
+    this.storage = new StorageService(store, new WorkerContextExecutor(vertx, workers), wallClock);
+  }
+
+  public static Future<Node> start(NodeConfig config) {
+    return start(config, InstantSource.system());
+  }
+
+  /** Starts a node; fails with a {@link StartupException} (or {@link ConfigException}) saying what is wrong. */
+  public static Future<Node> start(NodeConfig config, InstantSource wallClock) {
+    if (config.clusterSize() > 1) {
+      return Future.failedFuture(new ConfigException("clustering is not available yet: 'cluster' must list only this node"));
+    }
+    Vertx vertx = Vertx.vertx(new VertxOptions()
+        .setEventLoopPoolSize(config.eventLoops())
+        .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers())));
+    List<Context> workers = StorageVerticle.newContextRegistry();
+    Future<Node> deployed = vertx.executeBlocking(() -> openStore(config))
+        .compose(store -> {
+          HybridLogicalClock clock = new HybridLogicalClock(wallClock, store.readClockBound());
+          store.writeClockBound(ClockLease.boundFor(clock));
+          Node node = new Node(config, vertx, store, clock, workers, wallClock);
+          return node.deploy(workers, wallClock)
+              .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
+        });
+    Promise<Node> started = Promise.promise();
+    deployed.onComplete(outcome -> {
+      if (outcome.succeeded()) {
+        started.complete(outcome.result());
+      } else {
+        vertx.close().onComplete(closed -> started.fail(startupFailure(config, outcome.cause())));
+      }
+    });
+    return started.future();
+  }
+
+  private static Store openStore(NodeConfig config) {
+    Path dir = config.dataDir();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new ConfigException("dataDir " + dir + " cannot be created: " + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : " " + e.getMessage()));
+    }
+    if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+      throw new ConfigException("dataDir " + dir + " is not a writable directory");
+    }
+    return RocksStore.open(dir, config.storage());
+  }
+
+  private Future<Node> deploy(List<Context> workers, InstantSource wallClock) {
+    Coordinator coordinator = new Coordinator(clock, new LocalReplica(storage));
+    DeploymentOptions storageOptions = new DeploymentOptions()
+        .setThreadingModel(ThreadingModel.WORKER)
+        .setInstances(config.storage().workers());
+    DeploymentOptions httpOptions = new DeploymentOptions().setInstances(config.eventLoops());
+    // Port 0 is not shared between instances; a negative port is one random port shared by all.
+    int port = config.url().port() == 0 ? -1 : config.url().port();
+    return vertx.deployVerticle(() -> new StorageVerticle(workers), storageOptions)
+        .compose(id -> {
+          storageDeployment = id;
+          return vertx.deployVerticle(() -> {
+            HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
+                v -> ApiRouter.create(v, coordinator, storage, config.clusterSize(), config.maxBodyBytes(), wallClock));
+            httpVerticles.add(verticle);
+            return verticle;
+          }, httpOptions);
+        })
+        .map(id -> {
+          httpDeployment = id;
+          startTimers();
+          return this;
+        });
+  }
+
+  private void startTimers() {
+    leaseTimer = vertx.setPeriodic(ClockLease.RENEW_EVERY_MS, tick -> renewClockLease());
+    PurgeSweep sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
+    sweepTimer = vertx.setPeriodic(config.storage().sweepIntervalMs(), tick -> sweep.runOnce()
+        .onSuccess(purged -> {
+          if (purged > 0) {
+            LOG.log(System.Logger.Level.INFO, "purge sweep dropped " + purged + " tombstones and expired records");
+          }
+        })
+        .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "purge sweep failed: " + e.getMessage())));
+  }
+
+  private Future<Void> renewClockLease() {
+    return storage.writeClockBound(ClockLease.boundFor(clock))
+        .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "clock lease not renewed: " + e.getMessage()));
+  }
+
+  /**
+   * Stops gracefully: no new connections, in-flight requests finish (up to the shutdown
+   * timeout), then storage workers stop and RocksDB is flushed and closed.
+   */
+  public Future<Void> stop() {
+    // Bound to no context: a Future bound to one of this Vert.x's event loops could not
+    // complete once vertx.close() has stopped them.
+    Promise<Void> stopped = Promise.promise();
+    release().onComplete(outcome -> vertx.close().onComplete(closed -> stopped.handle(outcome)));
+    return stopped.future();
+  }
+
+  private Future<Void> release() {
+    vertx.cancelTimer(leaseTimer);
+    vertx.cancelTimer(sweepTimer);
+    Future<Void> http = httpDeployment == null ? Future.succeededFuture() : vertx.undeploy(httpDeployment);
+    return http
+        .eventually(() -> storageDeployment == null ? Future.succeededFuture() : vertx.undeploy(storageDeployment))
+        .eventually(() -> vertx.executeBlocking(() -> {
+          store.writeClockBound(ClockLease.boundFor(clock));
+          store.close();
+          return null;
+        }));
+  }
+
+  /** The port the HTTP API listens on (the chosen one when the conf says port 0). */
+  public int port() {
+    return httpVerticles.get(0).actualPort();
+  }
+
+  public NodeConfig config() {
+    return config;
+  }
+
+  /** This node's own store, for tests and tools that inspect a replica's local state. Blocking. */
+  public Store store() {
+    return store;
+  }
+
+  private static Throwable startupFailure(NodeConfig config, Throwable failure) {
+    if (failure instanceof ConfigException || failure instanceof StartupException) {
+      return failure;
+    }
+    if (failure instanceof BindException) {
+      return new StartupException("cannot listen on " + config.url().host() + ":" + config.url().port() + ": "
+          + failure.getMessage(), failure);
+    }
+    String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+    return new StartupException("cannot start: " + message, failure);
+  }
+}

@@ -1,0 +1,102 @@
+package io.quorumkv.config;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+
+/** Reads a conf file into a {@link NodeConfig}; every problem is a {@link ConfigException} of one line. */
+public final class ConfigLoader {
+  private static final int MAX_EVENT_LOOPS = 256;
+  private static final int MAX_STORAGE_WORKERS = 256;
+
+  private ConfigLoader() {
+  }
+
+  public static NodeConfig load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new ConfigException("conf file " + file + " does not exist");
+    } catch (IOException e) {
+      throw new ConfigException("cannot read conf file " + file + ": " + e.getMessage());
+    }
+    JsonObject json;
+    try {
+      json = new JsonObject(text);
+    } catch (DecodeException | ClassCastException e) {
+      throw new ConfigException("conf file " + file + " is not a JSON object: " + firstLine(e.getMessage()));
+    }
+    return parse(json);
+  }
+
+  public static NodeConfig parse(JsonObject json) {
+    JsonSection root = new JsonSection(json, "");
+    NodeUrl url = NodeUrl.parse("url", root.requiredString("url"));
+    List<NodeUrl> cluster = cluster(root, url);
+    Path dataDir = Path.of(root.string("dataDir", NodeConfig.DEFAULT_DATA_DIR));
+    HazelcastConfig hazelcast = root.section("hazelcast", ConfigLoader::hazelcast);
+    int eventLoops = root.positiveInt("eventLoops", NodeConfig.defaultEventLoops(), MAX_EVENT_LOOPS);
+    long maxBodyBytes = root.positiveLong("maxBodyBytes", NodeConfig.DEFAULT_MAX_BODY_BYTES);
+    long shutdownTimeoutMs = root.positiveLong("shutdownTimeoutMs", NodeConfig.DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    StorageConfig storage = root.section("storage", ConfigLoader::storage);
+    root.rejectUnknownKeys();
+    if (cluster.size() > 1 && hazelcast == null) {
+      throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
+    }
+    return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
+        storage == null ? StorageConfig.defaults() : storage);
+  }
+
+  private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {
+    List<String> texts = root.strings("cluster");
+    if (texts == null) {
+      return List.of(url);
+    }
+    List<NodeUrl> cluster = new ArrayList<>();
+    for (String text : texts) {
+      cluster.add(NodeUrl.parse("cluster", text));
+    }
+    if (new HashSet<>(cluster).size() != cluster.size()) {
+      throw new ConfigException("'cluster' lists a node twice");
+    }
+    if (!cluster.contains(url)) {
+      throw new ConfigException("url " + url + " is not in 'cluster'");
+    }
+    cluster.sort(Comparator.comparing(NodeUrl::toString));
+    return List.copyOf(cluster);
+  }
+
+  private static HazelcastConfig hazelcast(JsonSection section) {
+    int port = section.positiveInt("port", 5701, 65535);
+    List<String> members = section.strings("members");
+    return new HazelcastConfig(port, members == null ? List.of() : List.copyOf(members));
+  }
+
+  private static StorageConfig storage(JsonSection section) {
+    StorageConfig d = StorageConfig.defaults();
+    return new StorageConfig(
+        section.positiveInt("workers", d.workers(), MAX_STORAGE_WORKERS),
+        section.positiveLong("blockCacheBytes", d.blockCacheBytes()),
+        section.positiveLong("writeBufferBytes", d.writeBufferBytes()),
+        section.positiveLong("sweepIntervalMs", d.sweepIntervalMs()),
+        section.nonNegativeLong("purgeGraceMs", d.purgeGraceMs()));
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "unreadable";
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

@@ -1,0 +1,40 @@
+package io.quorumkv.config;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Everything a node is started from, loaded and validated by {@link ConfigLoader}.
+ *
+ * @param url               this node's own address; it listens there
+ * @param cluster           every node of the static topology, sorted, including {@code url}
+ * @param dataDir           RocksDB directory of this node
+ * @param hazelcast         membership settings, null for a single node
+ * @param eventLoops        event-loop threads, one HTTP verticle each
+ * @param maxBodyBytes      largest accepted PUT body; larger ones get 413
+ * @param shutdownTimeoutMs how long a stop waits for in-flight requests
+ * @param storage           RocksDB settings
+ */
+public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
+                         int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, StorageConfig storage) {
+
+  public static final String DEFAULT_URL = "http://127.0.0.1:8080";
+  public static final String DEFAULT_DATA_DIR = "data";
+  public static final long DEFAULT_MAX_BODY_BYTES = 16L << 20;
+  public static final long DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  public static int defaultEventLoops() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** The node started with no arguments: one node on 127.0.0.1:8080, data under ./data. */
+  public static NodeConfig defaults() {
+    NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
+    return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
+        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, StorageConfig.defaults());
+  }
+
+  public int clusterSize() {
+    return cluster.size();
+  }
+}

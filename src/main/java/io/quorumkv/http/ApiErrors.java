@@ -1,0 +1,55 @@
+package io.quorumkv.http;
+
+import io.quorumkv.replication.InvalidQuorumException;
+import io.quorumkv.storage.StorageException;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Turns failures into answers: a status code and a short {@code text/plain} body saying what
+ * was wrong, never a stack trace.
+ */
+final class ApiErrors {
+  private static final System.Logger LOG = System.getLogger(ApiErrors.class.getName());
+
+  private ApiErrors() {
+  }
+
+  static void send(RoutingContext ctx, int status, String message) {
+    HttpServerResponse response = ctx.response();
+    if (response.headWritten()) {
+      response.reset();
+      return;
+    }
+    response.setStatusCode(status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
+        .end(message + "\n");
+  }
+
+  static void fail(RoutingContext ctx, Throwable failure) {
+    if (failure instanceof BadRequestException || failure instanceof InvalidQuorumException) {
+      send(ctx, 400, failure.getMessage());
+    } else if (failure instanceof StorageException) {
+      LOG.log(System.Logger.Level.WARNING, "storage failure on " + ctx.request().uri() + ": " + failure.getMessage());
+      send(ctx, 503, "storage unavailable: " + failure.getMessage());
+    } else {
+      LOG.log(System.Logger.Level.ERROR, "failed " + ctx.request().method() + " " + ctx.request().uri(), failure);
+      send(ctx, 500, "internal error");
+    }
+  }
+
+  /** The router's last word on a failed context: a status set by vertx-web (413, 405...) or an exception. */
+  static void handleRoutingFailure(RoutingContext ctx) {
+    if (ctx.failure() != null) {
+      fail(ctx, ctx.failure());
+      return;
+    }
+    int status = ctx.statusCode();
+    switch (status) {
+      case 413 -> send(ctx, 413, "request body exceeds the limit");
+      case 400 -> send(ctx, 400, "bad request");
+      default -> send(ctx, status, "request failed with status " + status);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+package io.quorumkv.http;
+
+/** Headers quorumkv adds to its answers. */
+public final class ApiHeaders {
+  /** The version of the record read or written (hybrid logical clock, decimal). */
+  public static final String VERSION = "X-QKV-Version";
+
+  private ApiHeaders() {
+  }
+}

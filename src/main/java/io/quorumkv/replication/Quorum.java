@@ -1,0 +1,42 @@
+package io.quorumkv.replication;
+
+/**
+ * How many replicas a request goes to ({@code from}) and how many must answer ({@code ack}).
+ * Defaults: {@code from} is the cluster size, {@code ack} a majority of {@code from}.
+ */
+public record Quorum(int ack, int from) {
+
+  public static int majorityOf(int replicas) {
+    return replicas / 2 + 1;
+  }
+
+  /**
+   * Parses the request's {@code ack} and {@code from} (either may be null for its default).
+   *
+   * @throws InvalidQuorumException with the message the client gets in a 400
+   */
+  public static Quorum parse(String ackText, String fromText, int clusterSize) {
+    int from = fromText == null ? clusterSize : parseCount("from", fromText);
+    int ack = ackText == null ? majorityOf(from) : parseCount("ack", ackText);
+    if (from > clusterSize) {
+      throw new InvalidQuorumException("from=" + from + " exceeds the cluster size " + clusterSize);
+    }
+    if (ack > from) {
+      throw new InvalidQuorumException("ack=" + ack + " exceeds from=" + from);
+    }
+    return new Quorum(ack, from);
+  }
+
+  private static int parseCount(String name, String text) {
+    int value;
+    try {
+      value = Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new InvalidQuorumException(name + " must be a positive integer, got '" + text + "'");
+    }
+    if (value < 1) {
+      throw new InvalidQuorumException(name + " must be at least 1, got " + value);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,14 @@
+package io.quorumkv.replication;
+
+import io.quorumkv.storage.Record;
+import io.vertx.core.Future;
+
+/** One copy holder of a key, as the coordinator sees it. */
+public interface Replica {
+
+  /** The replica's record for the key, tombstones and expired records included; null if it has none. */
+  Future<Record> read(byte[] key);
+
+  /** Stores the record unless the replica holds a newer one. */
+  Future<Void> write(byte[] key, Record record);
+}

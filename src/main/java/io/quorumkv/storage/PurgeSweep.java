@@ -1,0 +1,63 @@
+package io.quorumkv.storage;
+
+import io.vertx.core.Future;
+
+/**
+ * Drops tombstones and expired records from disk once they are older than the purge grace.
+ *
+ * <p>A periodic sweep, not a RocksDB compaction filter: RocksJava cannot run a filter written
+ * in Java (only RocksDB's built-in C++ ones), and the rule needs our record format and the
+ * grace. The sweep walks the store in batches of {@link #BATCH_KEYS} keys, each batch one
+ * storage task, so ordinary requests interleave with it. A record is deleted only if it is
+ * unchanged since the sweep read it (checked under the key's write lock).
+ *
+ * <p>The grace exists for replication: a tombstone or an expired record must stay long enough
+ * for every replica to learn of it; dropped earlier, an older live copy on a replica that
+ * missed the delete could be read back and repaired onto the others.
+ */
+public final class PurgeSweep {
+  public static final int BATCH_KEYS = 1_000;
+  private static final byte[] FIRST_KEY = new byte[0];
+
+  private final StorageService storage;
+  private final long graceMillis;
+  private boolean running;
+
+  /** The outcome of one batch: where the next starts (null when the store is done) and how many records went. */
+  public record Step(byte[] nextKey, int purged) {
+  }
+
+  public PurgeSweep(StorageService storage, long graceMillis) {
+    this.storage = storage;
+    this.graceMillis = graceMillis;
+  }
+
+  /** True when the record may leave the disk at {@code nowMillis}. */
+  public static boolean isPurgeable(Record record, long nowMillis, long graceMillis) {
+    long deadSince;
+    if (record.tombstone()) {
+      deadSince = io.quorumkv.versioning.HybridLogicalClock.millisOf(record.version());
+    } else if (record.expires()) {
+      deadSince = record.expiresAt();
+    } else {
+      return false;
+    }
+    return nowMillis - graceMillis >= deadSince;
+  }
+
+  /** Runs one pass over the whole store unless one is still running; completes with the records purged. */
+  public Future<Long> runOnce() {
+    if (running) {
+      return Future.succeededFuture(0L);
+    }
+    running = true;
+    return sweepFrom(FIRST_KEY, 0).andThen(done -> running = false);
+  }
+
+  private Future<Long> sweepFrom(byte[] key, long purgedSoFar) {
+    return storage.purge(key, BATCH_KEYS, graceMillis).compose(step -> {
+      long purged = purgedSoFar + step.purged();
+      return step.nextKey() == null ? Future.succeededFuture(purged) : sweepFrom(step.nextKey(), purged);
+    });
+  }
+}

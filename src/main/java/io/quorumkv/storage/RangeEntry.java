@@ -1,0 +1,5 @@
+package io.quorumkv.storage;
+
+/** One live record of a range scan. */
+public record RangeEntry(byte[] key, byte[] value) {
+}

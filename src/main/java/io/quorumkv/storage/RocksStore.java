@@ -1,0 +1,312 @@
+package io.quorumkv.storage;
+
+import io.quorumkv.config.StorageConfig;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteOptions;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The {@link Store} on RocksDB. Records live in the default column family under their raw key,
+ * encoded by {@link RecordCodec}; node bookkeeping (the clock bound) lives in {@code meta}.
+ * The write-ahead log is on, so a stored record survives {@code kill -9}.
+ *
+ * <p>{@link #apply} is a read-compare-write; striped locks make it atomic per key against
+ * other writers and the purge sweep. A lifecycle lock keeps {@link #close()} from freeing
+ * RocksDB while a call or an open cursor still uses it.
+ */
+public final class RocksStore implements Store {
+  private static final byte[] META_FAMILY = "meta".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] CLOCK_BOUND_KEY = "hlc.bound".getBytes(StandardCharsets.UTF_8);
+  private static final int LOCK_STRIPES = 1024;
+  private static final int BLOOM_BITS_PER_KEY = 10;
+
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final RocksDB db;
+  private final ColumnFamilyHandle records;
+  private final ColumnFamilyHandle meta;
+  private final WriteOptions writeOptions;
+  private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
+  private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+  private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
+  private boolean closed;
+
+  private RocksStore(Path dir, StorageConfig config) throws RocksDBException {
+    RocksDB.loadLibrary();
+    LRUCache blockCache = track(new LRUCache(config.blockCacheBytes()));
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setBlockCache(blockCache)
+        .setFilterPolicy(track(new BloomFilter(BLOOM_BITS_PER_KEY)))
+        .setCacheIndexAndFilterBlocks(true)
+        .setPinL0FilterAndIndexBlocksInCache(true);
+    ColumnFamilyOptions familyOptions = track(new ColumnFamilyOptions()
+        .setTableFormatConfig(table)
+        .setWriteBufferSize(config.writeBufferBytes())
+        .setMaxWriteBufferNumber(2));
+    DBOptions dbOptions = track(new DBOptions()
+        .setCreateIfMissing(true)
+        .setCreateMissingColumnFamilies(true));
+    List<ColumnFamilyDescriptor> families = List.of(
+        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
+        new ColumnFamilyDescriptor(META_FAMILY, familyOptions));
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    this.db = RocksDB.open(dbOptions, dir.toString(), families, handles);
+    this.records = handles.get(0);
+    this.meta = handles.get(1);
+    this.writeOptions = track(new WriteOptions());
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+  }
+
+  /** Opens (creating if needed) the store in {@code dir}. Blocking. */
+  public static RocksStore open(Path dir, StorageConfig config) {
+    try {
+      return new RocksStore(dir, config);
+    } catch (RocksDBException e) {
+      throw new StorageException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Record get(byte[] key) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      byte[] bytes = db.get(records, key);
+      return bytes == null ? null : RecordCodec.decode(bytes);
+    } catch (RocksDBException e) {
+      throw new StorageException("read failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  @Override
+  public boolean apply(byte[] key, Record record) {
+    lifecycle.readLock().lock();
+    ReentrantLock stripe = stripeOf(key);
+    stripe.lock();
+    try {
+      ensureOpen();
+      byte[] existing = db.get(records, key);
+      if (existing != null && RecordCodec.decode(existing).supersedes(record)) {
+        return false;
+      }
+      db.put(records, writeOptions, key, RecordCodec.encode(record));
+      return true;
+    } catch (RocksDBException e) {
+      throw new StorageException("write failed: " + e.getMessage(), e);
+    } finally {
+      stripe.unlock();
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  @Override
+  public RangeCursor range(byte[] start, byte[] end) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      RocksRangeCursor cursor = new RocksRangeCursor(start, end);
+      openCursors.add(cursor);
+      return cursor;
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  @Override
+  public PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      try (ReadOptions options = new ReadOptions().setFillCache(false);
+           RocksIterator iterator = db.newIterator(records, options)) {
+        iterator.seek(from);
+        int purged = 0;
+        for (int seen = 0; seen < maxKeys && iterator.isValid(); seen++, iterator.next()) {
+          Record record = RecordCodec.decode(iterator.value());
+          if (PurgeSweep.isPurgeable(record, nowMillis, graceMillis) && deleteIfUnchanged(iterator.key(), record)) {
+            purged++;
+          }
+        }
+        return new PurgeSweep.Step(iterator.isValid() ? iterator.key() : null, purged);
+      }
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private boolean deleteIfUnchanged(byte[] key, Record seen) {
+    ReentrantLock stripe = stripeOf(key);
+    stripe.lock();
+    try {
+      byte[] current = db.get(records, key);
+      if (current == null || RecordCodec.decode(current).version() != seen.version()) {
+        return false;
+      }
+      db.delete(records, writeOptions, key);
+      return true;
+    } catch (RocksDBException e) {
+      throw new StorageException("purge failed: " + e.getMessage(), e);
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  @Override
+  public long readClockBound() {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      byte[] bytes = db.get(meta, CLOCK_BOUND_KEY);
+      return bytes == null ? 0 : ByteBuffer.wrap(bytes).getLong();
+    } catch (RocksDBException e) {
+      throw new StorageException("cannot read the clock bound: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void writeClockBound(long bound) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      db.put(meta, writeOptions, CLOCK_BOUND_KEY, ByteBuffer.allocate(Long.BYTES).putLong(bound).array());
+    } catch (RocksDBException e) {
+      throw new StorageException("cannot persist the clock bound: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** Closes open cursors, flushes memtables and closes RocksDB. Later calls fail with {@link StorageException}. */
+  @Override
+  public void close() {
+    lifecycle.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      openCursors.forEach(RocksRangeCursor::release);
+      openCursors.clear();
+      try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+        db.flush(flush, List.of(records, meta));
+      } catch (RocksDBException e) {
+        // The WAL still holds everything; the next open replays it.
+      }
+      records.close();
+      meta.close();
+      db.close();
+      for (int i = resources.size() - 1; i >= 0; i--) {
+        resources.get(i).close();
+      }
+    } catch (Exception e) {
+      throw new StorageException("close failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.writeLock().unlock();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new StorageException("store is closed");
+    }
+  }
+
+  private ReentrantLock stripeOf(byte[] key) {
+    return stripes[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)];
+  }
+
+  private <T extends AutoCloseable> T track(T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  private final class RocksRangeCursor implements RangeCursor {
+    private final byte[] end;
+    private final ReadOptions options;
+    private final RocksIterator iterator;
+    private boolean released;
+
+    RocksRangeCursor(byte[] start, byte[] end) {
+      this.end = end;
+      this.options = new ReadOptions().setFillCache(false);
+      this.iterator = db.newIterator(records, options);
+      iterator.seek(start);
+    }
+
+    @Override
+    public List<RangeEntry> next(int maxRecords, int maxBytes, long nowMillis) {
+      lifecycle.readLock().lock();
+      try {
+        if (released) {
+          throw new StorageException("range cursor is closed");
+        }
+        List<RangeEntry> batch = new ArrayList<>();
+        int bytes = 0;
+        while (batch.size() < maxRecords && bytes < maxBytes && !exhausted()) {
+          byte[] key = iterator.key();
+          Record record = RecordCodec.decode(iterator.value());
+          if (record.isLive(nowMillis)) {
+            batch.add(new RangeEntry(key, record.value()));
+            bytes += key.length + record.value().length;
+          }
+          iterator.next();
+        }
+        return batch;
+      } finally {
+        lifecycle.readLock().unlock();
+      }
+    }
+
+    @Override
+    public boolean exhausted() {
+      return released || !iterator.isValid() || end != null && Arrays.compareUnsigned(iterator.key(), end) >= 0;
+    }
+
+    @Override
+    public void close() {
+      lifecycle.readLock().lock();
+      try {
+        if (openCursors.remove(this)) {
+          release();
+        }
+      } finally {
+        lifecycle.readLock().unlock();
+      }
+    }
+
+    private void release() {
+      if (!released) {
+        released = true;
+        iterator.close();
+        options.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,12 @@
+package io.quorumkv.storage;
+
+/** RocksDB failed or the store is closed; the request fails with 503 rather than a stack trace. */
+public final class StorageException extends RuntimeException {
+  public StorageException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  public StorageException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,58 @@
+package io.quorumkv.storage;
+
+import io.vertx.core.Future;
+
+import java.time.InstantSource;
+
+/**
+ * The node's storage as seen from event loops: every call runs on a storage worker through
+ * the {@link StorageExecutor} and answers with a Future on the caller's context.
+ */
+public final class StorageService {
+  private final Store store;
+  private final StorageExecutor executor;
+  private final InstantSource wallClock;
+
+  public StorageService(Store store, StorageExecutor executor, InstantSource wallClock) {
+    this.store = store;
+    this.executor = executor;
+    this.wallClock = wallClock;
+  }
+
+  public Future<Record> get(byte[] key) {
+    return executor.submit(() -> store.get(key));
+  }
+
+  public Future<Boolean> apply(byte[] key, Record record) {
+    return executor.submit(() -> store.apply(key, record));
+  }
+
+  public Future<RangeCursor> openRange(byte[] start, byte[] end) {
+    return executor.submit(() -> store.range(start, end));
+  }
+
+  public Future<RangeBatch> nextBatch(RangeCursor cursor, int maxRecords, int maxBytes) {
+    return executor.submit(() -> {
+      var entries = cursor.next(maxRecords, maxBytes, wallClock.millis());
+      return new RangeBatch(entries, cursor.exhausted());
+    });
+  }
+
+  public Future<Void> closeRange(RangeCursor cursor) {
+    return executor.submit(() -> {
+      cursor.close();
+      return null;
+    });
+  }
+
+  public Future<PurgeSweep.Step> purge(byte[] from, int maxKeys, long graceMillis) {
+    return executor.submit(() -> store.purge(from, maxKeys, wallClock.millis(), graceMillis));
+  }
+
+  public Future<Void> writeClockBound(long bound) {
+    return executor.submit(() -> {
+      store.writeClockBound(bound);
+      return null;
+    });
+  }
+}

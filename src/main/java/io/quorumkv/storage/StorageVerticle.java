@@ -1,0 +1,46 @@
+package io.quorumkv.storage;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A worker verticle that runs storage tasks, one at a time, on a worker thread. Several
+ * instances run side by side; they share the one {@link Store}. Each instance offers its
+ * context to {@link WorkerContextExecutor} and listens on {@link EventBusExecutor#ADDRESS};
+ * the node uses the former (see docs/architecture.md for the measurement behind the choice).
+ */
+public final class StorageVerticle extends VerticleBase {
+  private final List<Context> workerContexts;
+
+  public StorageVerticle(List<Context> workerContexts) {
+    this.workerContexts = workerContexts;
+  }
+
+  /** A list that the deployed instances fill with their contexts. */
+  public static List<Context> newContextRegistry() {
+    return new CopyOnWriteArrayList<>();
+  }
+
+  @Override
+  public Future<?> start() {
+    if (!context.isWorkerContext()) {
+      return Future.failedFuture("StorageVerticle must be deployed as a worker");
+    }
+    workerContexts.add(context);
+    return vertx.eventBus().<StorageTask<?>>localConsumer(EventBusExecutor.ADDRESS, message -> {
+      StorageTask<?> task = message.body();
+      task.run();
+      message.reply(task);
+    }).completion();
+  }
+
+  @Override
+  public Future<?> stop() {
+    workerContexts.remove(context);
+    return Future.succeededFuture();
+  }
+}

@@ -1,0 +1,28 @@
+package io.quorumkv.storage;
+
+/**
+ * A replica's local storage, blocking: only storage workers call it, never an event loop.
+ * Keys are raw bytes ordered bytewise (so UTF-8 ids sort as their bytes).
+ */
+public interface Store extends AutoCloseable {
+
+  /** The stored record for the key, tombstones and expired ones included; null if there is none. */
+  Record get(byte[] key);
+
+  /** Stores the record unless the one already stored supersedes it; true if it was stored. */
+  boolean apply(byte[] key, Record record);
+
+  /** A cursor over {@code start <= key < end}; {@code end} null for no upper bound. */
+  RangeCursor range(byte[] start, byte[] end);
+
+  /** Drops, from {@code from} on, tombstones and expired records past the grace; see {@link PurgeSweep}. */
+  PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis);
+
+  /** The clock bound persisted by {@link #writeClockBound}, 0 if none. */
+  long readClockBound();
+
+  void writeClockBound(long bound);
+
+  @Override
+  void close();
+}
