@@ -179,6 +179,10 @@ public final class Node {
     return config;
   }
 
+  public StorageService storage() {
+    return storage;
+  }
+
   /** This node's own store, for tests and tools that inspect a replica's local state. Blocking. */
   public Store store() {
     return store;

@@ -3,6 +3,7 @@ package io.quorumkv.storage;
 import io.vertx.core.Future;
 
 import java.time.InstantSource;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The node's storage as seen from event loops: every call runs on a storage worker through
@@ -12,6 +13,7 @@ public final class StorageService {
   private final Store store;
   private final StorageExecutor executor;
   private final InstantSource wallClock;
+  private final LongAdder rangeRecordsScanned = new LongAdder();
 
   public StorageService(Store store, StorageExecutor executor, InstantSource wallClock) {
     this.store = store;
@@ -34,6 +36,7 @@ public final class StorageService {
   public Future<RangeBatch> nextBatch(RangeCursor cursor, int maxRecords, int maxBytes) {
     return executor.submit(() -> {
       var entries = cursor.next(maxRecords, maxBytes, wallClock.millis());
+      rangeRecordsScanned.add(entries.size());
       return new RangeBatch(entries, cursor.exhausted());
     });
   }
@@ -54,5 +57,10 @@ public final class StorageService {
       store.writeClockBound(bound);
       return null;
     });
+  }
+
+  /** Live records read by range scans since the node started. */
+  public long rangeRecordsScanned() {
+    return rangeRecordsScanned.sum();
   }
 }
