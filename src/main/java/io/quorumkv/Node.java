@@ -47,6 +47,7 @@ public final class Node {
   private String httpDeployment;
   private long leaseTimer = -1;
   private long sweepTimer = -1;
+  private final PurgeSweep sweep;
 
   private Node(NodeConfig config, Vertx vertx, Store store, HybridLogicalClock clock, List<Context> workers,
                InstantSource wallClock) {
@@ -55,6 +56,7 @@ public final class Node {
     this.store = store;
     this.clock = clock;
     this.storage = new StorageService(store, new WorkerContextExecutor(vertx, workers), wallClock);
+    this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
   }
 
   public static Future<Node> start(NodeConfig config) {
@@ -130,7 +132,6 @@ public final class Node {
 
   private void startTimers() {
     leaseTimer = vertx.setPeriodic(ClockLease.RENEW_EVERY_MS, tick -> renewClockLease());
-    PurgeSweep sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
     sweepTimer = vertx.setPeriodic(config.storage().sweepIntervalMs(), tick -> sweep.runOnce()
         .onSuccess(purged -> {
           if (purged > 0) {
@@ -181,6 +182,10 @@ public final class Node {
 
   public StorageService storage() {
     return storage;
+  }
+
+  public PurgeSweep purgeSweep() {
+    return sweep;
   }
 
   /** This node's own store, for tests and tools that inspect a replica's local state. Blocking. */

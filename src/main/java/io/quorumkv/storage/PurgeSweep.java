@@ -2,6 +2,8 @@ package io.quorumkv.storage;
 
 import io.vertx.core.Future;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * Drops tombstones and expired records from disk once they are older than the purge grace.
  *
@@ -22,6 +24,8 @@ public final class PurgeSweep {
   private final StorageService storage;
   private final long graceMillis;
   private boolean running;
+  private final AtomicLong passes = new AtomicLong();
+  private final AtomicLong purgedTotal = new AtomicLong();
 
   /** The outcome of one batch: where the next starts (null when the store is done) and how many records went. */
   public record Step(byte[] nextKey, int purged) {
@@ -51,7 +55,23 @@ public final class PurgeSweep {
       return Future.succeededFuture(0L);
     }
     running = true;
-    return sweepFrom(FIRST_KEY, 0).andThen(done -> running = false);
+    return sweepFrom(FIRST_KEY, 0).andThen(done -> {
+      running = false;
+      if (done.succeeded()) {
+        purgedTotal.addAndGet(done.result());
+        passes.incrementAndGet();
+      }
+    });
+  }
+
+  /** Passes over the whole store completed since the node started. */
+  public long passes() {
+    return passes.get();
+  }
+
+  /** Records dropped since the node started. */
+  public long purgedTotal() {
+    return purgedTotal.get();
   }
 
   private Future<Long> sweepFrom(byte[] key, long purgedSoFar) {

@@ -1,0 +1,86 @@
+package io.quorumkv.config;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class ConfigLoaderTest {
+
+  @Test
+  void theExampleConfsInTheRepoLoad() {
+    NodeConfig single = ConfigLoader.load(Path.of("conf/single-node.json"));
+    assertEquals(new NodeUrl("127.0.0.1", 8080), single.url());
+    assertEquals(1, single.clusterSize());
+  }
+
+  @Test
+  void minimalConfGetsDocumentedDefaults() {
+    NodeConfig config = ConfigLoader.parse(new JsonObject().put("url", "http://127.0.0.1:9000"));
+    assertEquals(List.of(new NodeUrl("127.0.0.1", 9000)), config.cluster());
+    assertEquals(Path.of("data"), config.dataDir());
+    assertNull(config.hazelcast());
+    assertEquals(16L << 20, config.maxBodyBytes());
+    assertEquals(StorageConfig.defaults(), config.storage());
+  }
+
+  @Test
+  void clusterOrderDoesNotMatter() {
+    JsonObject a = new JsonObject().put("url", "http://127.0.0.1:8081")
+        .put("cluster", List.of("http://127.0.0.1:8082", "http://127.0.0.1:8081/", "http://127.0.0.1:8080"))
+        .put("hazelcast", new JsonObject().put("port", 5702));
+    JsonObject b = a.copy().put("cluster", List.of("http://127.0.0.1:8080", "http://127.0.0.1:8081", "http://127.0.0.1:8082"));
+    assertEquals(ConfigLoader.parse(a).cluster(), ConfigLoader.parse(b).cluster());
+  }
+
+  @Test
+  void everyProblemIsOneLineNamingTheKey() {
+    assertProblem("unknown key 'colour'", base().put("colour", "blue"));
+    assertProblem("unknown key 'storage.cache'", base().put("storage", new JsonObject().put("cache", 1)));
+    assertProblem("missing key 'url'", new JsonObject());
+    assertProblem("'url' must be a string, got 8080", new JsonObject().put("url", 8080));
+    assertProblem("'eventLoops' must be a whole number, got \"two\"", base().put("eventLoops", "two"));
+    assertProblem("'eventLoops' must be positive, got 0", base().put("eventLoops", 0));
+    assertProblem("'maxBodyBytes' must be a whole number, got 1.5", base().put("maxBodyBytes", 1.5));
+    assertProblem("'storage.workers' must be at most 256, got 1000", base().put("storage", new JsonObject().put("workers", 1000)));
+    assertProblem("'cluster' must be a list of strings, holds 1", base().put("cluster", List.of(1)));
+    assertProblem("url http://127.0.0.1:8080 is not in 'cluster'", base().put("cluster", List.of("http://127.0.0.1:8081")));
+    assertProblem("'cluster' lists a node twice",
+        base().put("cluster", List.of("http://127.0.0.1:8080", "http://127.0.0.1:8080/")));
+    assertProblem("url: 'ftp://x:1' must look like http://host:port", new JsonObject().put("url", "ftp://x:1"));
+    assertProblem("'hazelcast' is required when 'cluster' has more than one node",
+        base().put("cluster", List.of("http://127.0.0.1:8080", "http://127.0.0.1:8081")));
+    assertProblem("'hazelcast' must be an object, got 5701", base().put("hazelcast", 5701));
+  }
+
+  @Test
+  void fileProblems(@TempDir Path dir) throws IOException {
+    ConfigException missing = assertThrows(ConfigException.class, () -> ConfigLoader.load(dir.resolve("nope.json")));
+    assertEquals("conf file " + dir.resolve("nope.json") + " does not exist", missing.getMessage());
+
+    Path broken = Files.writeString(dir.resolve("broken.json"), "{\"url\": ");
+    ConfigException notJson = assertThrows(ConfigException.class, () -> ConfigLoader.load(broken));
+    assertFalse(notJson.getMessage().contains("\n"), notJson.getMessage());
+
+    Path array = Files.writeString(dir.resolve("array.json"), "[1, 2]");
+    assertThrows(ConfigException.class, () -> ConfigLoader.load(array));
+  }
+
+  private static JsonObject base() {
+    return new JsonObject().put("url", "http://127.0.0.1:8080");
+  }
+
+  private static void assertProblem(String expected, JsonObject json) {
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(json));
+    assertEquals(expected, e.getMessage());
+  }
+}
