@@ -8,6 +8,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -41,6 +42,7 @@ public final class RocksStore implements Store {
   private static final byte[] CLOCK_BOUND_KEY = "hlc.bound".getBytes(StandardCharsets.UTF_8);
   private static final int LOCK_STRIPES = 1024;
   private static final int BLOOM_BITS_PER_KEY = 10;
+  private static final int MAX_WAL_WRITE_BUFFERS = 4;
 
   private final List<AutoCloseable> resources = new ArrayList<>();
   private final RocksDB db;
@@ -55,18 +57,29 @@ public final class RocksStore implements Store {
   private RocksStore(Path dir, StorageConfig config) throws RocksDBException {
     RocksDB.loadLibrary();
     LRUCache blockCache = track(new LRUCache(config.blockCacheBytes()));
+    // Index and filter blocks live in the block cache, so memory stays within its bound. They
+    // are partitioned: a monolithic filter of a large file outgrows a cache shard, is dropped
+    // at once and read back from the file on every get (measured: GET fell to 0.17 of the
+    // HTTP ceiling at 1M keys).
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setBlockCache(blockCache)
         .setFilterPolicy(track(new BloomFilter(BLOOM_BITS_PER_KEY)))
+        .setIndexType(IndexType.kTwoLevelIndexSearch)
+        .setPartitionFilters(true)
         .setCacheIndexAndFilterBlocks(true)
+        .setCacheIndexAndFilterBlocksWithHighPriority(true)
+        .setPinTopLevelIndexAndFilter(true)
         .setPinL0FilterAndIndexBlocksInCache(true);
     ColumnFamilyOptions familyOptions = track(new ColumnFamilyOptions()
         .setTableFormatConfig(table)
         .setWriteBufferSize(config.writeBufferBytes())
         .setMaxWriteBufferNumber(2));
+    // The meta family sees a few bytes every couple of seconds and would never flush on its
+    // own, pinning every WAL file; past this size RocksDB flushes it so old WAL files go.
     DBOptions dbOptions = track(new DBOptions()
         .setCreateIfMissing(true)
-        .setCreateMissingColumnFamilies(true));
+        .setCreateMissingColumnFamilies(true)
+        .setMaxTotalWalSize(MAX_WAL_WRITE_BUFFERS * config.writeBufferBytes()));
     List<ColumnFamilyDescriptor> families = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
         new ColumnFamilyDescriptor(META_FAMILY, familyOptions));
