@@ -14,12 +14,15 @@ import java.util.concurrent.TimeUnit;
 public final class Main {
   private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]";
   private static final long STOP_MARGIN_MS = 5_000;
+  /** Held so the level sticks: java.util.logging keeps loggers weakly. */
+  private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
 
   private Main() {
   }
 
   public static void main(String[] args) {
     System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
+    HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
     NodeConfig config;
     try {
       config = configFrom(args);

@@ -4,8 +4,10 @@ import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.http.ApiRouter;
 import io.quorumkv.http.HttpVerticle;
-import io.quorumkv.replication.Coordinator;
-import io.quorumkv.replication.LocalReplica;
+import io.quorumkv.cluster.HazelcastMembership;
+import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.cluster.Rendezvous;
+import io.quorumkv.http.ApiContext;
 import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.RocksStore;
 import io.quorumkv.storage.StorageService;
@@ -21,6 +23,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
 import java.io.IOException;
 import java.net.BindException;
@@ -42,6 +45,7 @@ public final class Node {
   private final Store store;
   private final HybridLogicalClock clock;
   private final StorageService storage;
+  private LiveNodes liveNodes;
   private final List<HttpVerticle> httpVerticles = new CopyOnWriteArrayList<>();
   private String storageDeployment;
   private String httpDeployment;
@@ -65,22 +69,39 @@ public final class Node {
 
   /** Starts a node; fails with a {@link StartupException} (or {@link ConfigException}) saying what is wrong. */
   public static Future<Node> start(NodeConfig config, InstantSource wallClock) {
-    if (config.clusterSize() > 1) {
-      return Future.failedFuture(new ConfigException("clustering is not available yet: 'cluster' must list only this node"));
-    }
-    Vertx vertx = Vertx.vertx(new VertxOptions()
+    VertxOptions options = new VertxOptions()
         .setEventLoopPoolSize(config.eventLoops())
-        .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers())));
+        .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers()));
+    Promise<Node> started = Promise.promise();
+    if (config.clusterSize() == 1) {
+      startOn(Vertx.vertx(options), config, LiveNodes.onlySelf(config.url()), wallClock, started);
+      return started.future();
+    }
+    options.getEventBusOptions().setHost(config.url().host()).setPort(0);
+    HazelcastClusterManager clusterManager = HazelcastMembership.clusterManager(config.url(), config.hazelcast());
+    Vertx.builder().with(options).withClusterManager(clusterManager).buildClustered().onComplete(joined -> {
+      if (joined.failed()) {
+        started.fail(new StartupException("cannot join the cluster: " + joined.cause().getMessage(), joined.cause()));
+        return;
+      }
+      HazelcastMembership membership = new HazelcastMembership(config.url());
+      membership.follow(clusterManager.getHazelcastInstance());
+      startOn(joined.result(), config, membership, wallClock, started);
+    });
+    return started.future();
+  }
+
+  private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, InstantSource wallClock,
+                              Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
     Future<Node> deployed = vertx.executeBlocking(() -> openStore(config))
         .compose(store -> {
           HybridLogicalClock clock = new HybridLogicalClock(wallClock, store.readClockBound());
           store.writeClockBound(ClockLease.boundFor(clock));
           Node node = new Node(config, vertx, store, clock, workers, wallClock);
-          return node.deploy(workers, wallClock)
+          return node.deploy(workers, liveNodes, wallClock)
               .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
         });
-    Promise<Node> started = Promise.promise();
     deployed.onComplete(outcome -> {
       if (outcome.succeeded()) {
         started.complete(outcome.result());
@@ -88,7 +109,6 @@ public final class Node {
         vertx.close().onComplete(closed -> started.fail(startupFailure(config, outcome.cause())));
       }
     });
-    return started.future();
   }
 
   private static Store openStore(NodeConfig config) {
@@ -105,8 +125,9 @@ public final class Node {
     return RocksStore.open(dir, config.storage());
   }
 
-  private Future<Node> deploy(List<Context> workers, InstantSource wallClock) {
-    Coordinator coordinator = new Coordinator(clock, new LocalReplica(storage));
+  private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
+    this.liveNodes = liveNodes;
+    ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, wallClock);
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)
         .setInstances(config.storage().workers());
@@ -118,7 +139,7 @@ public final class Node {
           storageDeployment = id;
           return vertx.deployVerticle(() -> {
             HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
-                v -> ApiRouter.create(v, coordinator, storage, config.clusterSize(), config.maxBodyBytes(), wallClock));
+                v -> ApiRouter.create(v, api));
             httpVerticles.add(verticle);
             return verticle;
           }, httpOptions);
@@ -178,6 +199,11 @@ public final class Node {
 
   public NodeConfig config() {
     return config;
+  }
+
+  /** Which nodes this node's membership sees alive. */
+  public LiveNodes liveNodes() {
+    return liveNodes;
   }
 
   public StorageService storage() {

@@ -48,13 +48,18 @@ public final class ConfigLoader {
     int eventLoops = root.positiveInt("eventLoops", NodeConfig.defaultEventLoops(), MAX_EVENT_LOOPS);
     long maxBodyBytes = root.positiveLong("maxBodyBytes", NodeConfig.DEFAULT_MAX_BODY_BYTES);
     long shutdownTimeoutMs = root.positiveLong("shutdownTimeoutMs", NodeConfig.DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    long replicaTimeoutMs = root.positiveLong("replicaTimeoutMs", NodeConfig.DEFAULT_REPLICA_TIMEOUT_MS);
+    String clusterSecret = root.string("clusterSecret", null);
+    if (clusterSecret != null && clusterSecret.isEmpty()) {
+      throw new ConfigException("'clusterSecret' must not be empty (leave it out for no secret)");
+    }
     StorageConfig storage = root.section("storage", ConfigLoader::storage);
     root.rejectUnknownKeys();
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
-        storage == null ? StorageConfig.defaults() : storage);
+        replicaTimeoutMs, clusterSecret, storage == null ? StorageConfig.defaults() : storage);
   }
 
   private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {
@@ -77,9 +82,11 @@ public final class ConfigLoader {
   }
 
   private static HazelcastConfig hazelcast(JsonSection section) {
-    int port = section.positiveInt("port", 5701, 65535);
+    int port = section.positiveInt("port", HazelcastConfig.DEFAULT_PORT, 65535);
     List<String> members = section.strings("members");
-    return new HazelcastConfig(port, members == null ? List.of() : List.copyOf(members));
+    String clusterName = section.string("clusterName", HazelcastConfig.DEFAULT_CLUSTER_NAME);
+    int maxNoHeartbeat = section.positiveInt("maxNoHeartbeatSeconds", HazelcastConfig.DEFAULT_MAX_NO_HEARTBEAT_SECONDS, 3600);
+    return new HazelcastConfig(port, members == null ? List.of() : List.copyOf(members), clusterName, maxNoHeartbeat);
   }
 
   private static StorageConfig storage(JsonSection section) {

@@ -13,15 +13,19 @@ import java.util.List;
  * @param eventLoops        event-loop threads, one HTTP verticle each
  * @param maxBodyBytes      largest accepted PUT body; larger ones get 413
  * @param shutdownTimeoutMs how long a stop waits for in-flight requests
+ * @param replicaTimeoutMs  how long a coordinator waits for one replica's answer
+ * @param clusterSecret     required on internal (replica) requests when set; null for none
  * @param storage           RocksDB settings
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
-                         int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, StorageConfig storage) {
+                         int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long replicaTimeoutMs,
+                         String clusterSecret, StorageConfig storage) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
   public static final long DEFAULT_MAX_BODY_BYTES = 16L << 20;
   public static final long DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+  public static final long DEFAULT_REPLICA_TIMEOUT_MS = 1_000;
 
   public static int defaultEventLoops() {
     return Runtime.getRuntime().availableProcessors();
@@ -31,7 +35,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
   public static NodeConfig defaults() {
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
-        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, StorageConfig.defaults());
+        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS, null, StorageConfig.defaults());
   }
 
   public int clusterSize() {

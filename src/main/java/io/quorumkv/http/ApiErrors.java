@@ -1,6 +1,7 @@
 package io.quorumkv.http;
 
 import io.quorumkv.replication.InvalidQuorumException;
+import io.quorumkv.replication.NotEnoughReplicasException;
 import io.quorumkv.storage.StorageException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
@@ -30,6 +31,8 @@ final class ApiErrors {
   static void fail(RoutingContext ctx, Throwable failure) {
     if (failure instanceof BadRequestException || failure instanceof InvalidQuorumException) {
       send(ctx, 400, failure.getMessage());
+    } else if (failure instanceof NotEnoughReplicasException) {
+      send(ctx, 504, "not enough replicas: " + failure.getMessage());
     } else if (failure instanceof StorageException) {
       LOG.log(System.Logger.Level.WARNING, "storage failure on " + ctx.request().uri() + ": " + failure.getMessage());
       send(ctx, 503, "storage unavailable: " + failure.getMessage());

@@ -1,7 +1,9 @@
 package io.quorumkv.http;
 
+import io.quorumkv.config.NodeConfig;
 import io.quorumkv.replication.Coordinator;
-import io.quorumkv.storage.StorageService;
+import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.replication.ReplicaDirectory;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
@@ -10,25 +12,30 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
-import java.time.InstantSource;
 
 /** The public HTTP API (SPEC.md, "HTTP API"): routes, and the 400/405/413 answers around them. */
 public final class ApiRouter {
   static final String ENTITY = "/v0/entity";
   static final String ENTITIES = "/v0/entities";
   static final String STATUS = "/v0/status";
+  static final String CLUSTER = "/v0/cluster";
 
   private ApiRouter() {
   }
 
-  public static Router create(Vertx vertx, Coordinator coordinator, StorageService storage, int clusterSize,
-                              long maxBodyBytes, InstantSource wallClock) {
-    EntityHandler entity = new EntityHandler(coordinator, clusterSize, wallClock);
-    RangeHandler range = new RangeHandler(storage);
+  /** The router of one HTTP verticle; call on its event loop (its replica clients stay there). */
+  public static Router create(Vertx vertx, ApiContext api) {
+    NodeConfig config = api.config();
+    Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(),
+        ReplicaDirectory.create(vertx, config, api.storage()));
+    EntityHandler entity = new EntityHandler(coordinator, config.clusterSize(), api.wallClock());
+    RangeHandler range = new RangeHandler(api.storage());
+    InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
+    ClusterHandler cluster = new ClusterHandler(config, api.liveNodes());
     Router router = Router.router(vertx);
 
     router.get(ENTITY).handler(guarded(entity::get));
-    router.put(ENTITY).handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes)).handler(guarded(entity::put));
+    router.put(ENTITY).handler(bodyHandler(config)).handler(guarded(entity::put));
     router.delete(ENTITY).handler(guarded(entity::delete));
     router.route(ENTITY).handler(methodNotAllowed("GET, PUT, DELETE"));
 
@@ -38,9 +45,21 @@ public final class ApiRouter {
     router.get(ENTITIES).handler(guarded(range::handle));
     router.route(ENTITIES).handler(methodNotAllowed("GET"));
 
+    router.get(CLUSTER).handler(cluster::handle);
+    router.route(CLUSTER).handler(methodNotAllowed("GET"));
+
+    router.route(InternalProtocol.RECORD_PATH).handler(internal::authorize);
+    router.get(InternalProtocol.RECORD_PATH).handler(guarded(internal::read));
+    router.put(InternalProtocol.RECORD_PATH).handler(bodyHandler(config)).handler(guarded(internal::write));
+    router.route(InternalProtocol.RECORD_PATH).handler(methodNotAllowed("GET, PUT"));
+
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
     router.route().failureHandler(ApiErrors::handleRoutingFailure);
     return router;
+  }
+
+  private static BodyHandler bodyHandler(NodeConfig config) {
+    return BodyHandler.create(false).setBodyLimit(config.maxBodyBytes());
   }
 
   /** Runs the handler, answering any exception it throws while parsing the request. */

@@ -21,6 +21,11 @@ class ConfigLoaderTest {
     NodeConfig single = ConfigLoader.load(Path.of("conf/single-node.json"));
     assertEquals(new NodeUrl("127.0.0.1", 8080), single.url());
     assertEquals(1, single.clusterSize());
+    for (int port : new int[] {8080, 8081, 8082}) {
+      NodeConfig node = ConfigLoader.load(Path.of("cluster/node-" + port + ".json"));
+      assertEquals(3, node.clusterSize());
+      assertEquals(port - 8080 + 5701, node.hazelcast().port());
+    }
   }
 
   @Test

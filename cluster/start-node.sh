@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Starts (or restarts, with --restart) one node of the local cluster: cluster/start-node.sh PORT [--restart]
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+[ $# -ge 1 ] || { echo "usage: $0 PORT [--restart]" >&2; exit 2; }
+[ "${2:-}" = "--restart" ] && stop_node "$1"
+start_node "$1"
+await_ready "$1"

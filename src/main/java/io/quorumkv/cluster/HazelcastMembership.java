@@ -1,0 +1,100 @@
+package io.quorumkv.cluster;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.HazelcastInstance;
+import io.quorumkv.config.HazelcastConfig;
+import io.quorumkv.config.NodeUrl;
+import io.vertx.spi.cluster.hazelcast.ConfigUtil;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Membership from Hazelcast: each node publishes its HTTP url as a member attribute, and the
+ * urls of the current members are the live nodes. Liveness is keyed on the url, not on the
+ * member UUID, which Hazelcast may change for a member that rejoins.
+ *
+ * <p>Failure detection is tuned for a small cluster: heartbeats every second and a member
+ * silent for {@code hazelcast.maxNoHeartbeatSeconds} (default 5) is removed, instead of
+ * Hazelcast's 60 s; joins start at once over TCP-IP from the conf's member list (no multicast).
+ */
+public final class HazelcastMembership implements LiveNodes {
+  static final String URL_ATTRIBUTE = "quorumkv.url";
+
+  private final NodeUrl self;
+  private final Set<NodeUrl> alive = ConcurrentHashMap.newKeySet();
+  private final ConcurrentHashMap<UUID, NodeUrl> members = new ConcurrentHashMap<>();
+
+  public HazelcastMembership(NodeUrl self) {
+    this.self = self;
+    alive.add(self);
+  }
+
+  /** The cluster manager for this node's clustered Vert.x. */
+  public static HazelcastClusterManager clusterManager(NodeUrl self, HazelcastConfig conf) {
+    Config config = ConfigUtil.loadConfig();
+    config.setClusterName(conf.clusterName());
+    config.getNetworkConfig().setPort(conf.port()).setPortAutoIncrement(false);
+    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(self.host());
+    JoinConfig join = config.getNetworkConfig().getJoin();
+    join.getMulticastConfig().setEnabled(false);
+    join.getAutoDetectionConfig().setEnabled(false);
+    join.getTcpIpConfig().setEnabled(true).setMembers(conf.members()).setConnectionTimeoutSeconds(2);
+    config.getMemberAttributeConfig().setAttribute(URL_ATTRIBUTE, self.toString());
+    config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+    config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(conf.maxNoHeartbeatSeconds()));
+    config.setProperty("hazelcast.wait.seconds.before.join", "0");
+    config.setProperty("hazelcast.max.wait.seconds.before.join", "0");
+    config.setProperty("hazelcast.local.localAddress", self.host());
+    config.setProperty("hazelcast.merge.first.run.delay.seconds", "10");
+    config.setProperty("hazelcast.merge.next.run.delay.seconds", "10");
+    config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.setProperty("hazelcast.logging.type", "jdk");
+    return new HazelcastClusterManager(config);
+  }
+
+  /** Starts following the membership of a joined Hazelcast instance. */
+  public void follow(HazelcastInstance hazelcast) {
+    hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+      @Override
+      public void memberAdded(MembershipEvent event) {
+        track(event.getMember());
+      }
+
+      @Override
+      public void memberRemoved(MembershipEvent event) {
+        NodeUrl gone = members.remove(event.getMember().getUuid());
+        if (gone != null && !gone.equals(self) && !members.containsValue(gone)) {
+          alive.remove(gone);
+        }
+      }
+    });
+    hazelcast.getCluster().getMembers().forEach(this::track);
+  }
+
+  private void track(Member member) {
+    String url = member.getAttribute(URL_ATTRIBUTE);
+    if (url != null) {
+      NodeUrl node = NodeUrl.parse(URL_ATTRIBUTE, url);
+      members.put(member.getUuid(), node);
+      alive.add(node);
+    }
+  }
+
+  @Override
+  public boolean isAlive(NodeUrl node) {
+    return alive.contains(node);
+  }
+
+  @Override
+  public Set<NodeUrl> alive() {
+    return new HashSet<>(alive);
+  }
+}

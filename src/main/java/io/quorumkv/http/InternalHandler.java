@@ -1,0 +1,74 @@
+package io.quorumkv.http;
+
+import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.storage.Record;
+import io.quorumkv.storage.StorageService;
+import io.quorumkv.versioning.HybridLogicalClock;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * The replica side of {@link InternalProtocol}: reads and applies records in this node's own
+ * store, never re-coordinating. With a cluster secret configured, a request without it gets 403.
+ */
+final class InternalHandler {
+  private final StorageService storage;
+  private final HybridLogicalClock clock;
+  private final byte[] secret;
+
+  InternalHandler(StorageService storage, HybridLogicalClock clock, String secret) {
+    this.storage = storage;
+    this.clock = clock;
+    this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Lets the request on only if it carries the cluster secret (when one is set). */
+  void authorize(RoutingContext ctx) {
+    String given = ctx.request().getHeader(InternalProtocol.SECRET);
+    if (secret != null && (given == null || !MessageDigest.isEqual(secret, given.getBytes(StandardCharsets.UTF_8)))) {
+      ApiErrors.send(ctx, 403, "internal request without the cluster secret");
+      return;
+    }
+    ctx.next();
+  }
+
+  void read(RoutingContext ctx) {
+    byte[] key = QueryParams.of(ctx).requiredKey("id");
+    storage.get(key).onComplete(read -> {
+      if (read.failed()) {
+        ApiErrors.fail(ctx, read.cause());
+        return;
+      }
+      Record record = read.result();
+      if (record == null) {
+        ctx.response().setStatusCode(404).end();
+        return;
+      }
+      InternalProtocol.writeHeaders(record, ctx.response().headers());
+      ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream").end(Buffer.buffer(record.value()));
+    });
+  }
+
+  void write(RoutingContext ctx) {
+    byte[] key = QueryParams.of(ctx).requiredKey("id");
+    Record record;
+    try {
+      Buffer body = ctx.body().buffer();
+      record = InternalProtocol.readRecord(ctx.request().headers(), body == null ? new byte[0] : body.getBytes());
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException(e.getMessage());
+    }
+    clock.observe(record.version());
+    storage.apply(key, record).onComplete(applied -> {
+      if (applied.failed()) {
+        ApiErrors.fail(ctx, applied.cause());
+      } else {
+        ctx.response().setStatusCode(201).end();
+      }
+    });
+  }
+}

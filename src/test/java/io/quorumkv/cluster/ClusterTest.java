@@ -1,0 +1,196 @@
+package io.quorumkv.cluster;
+
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.http.ApiHeaders;
+import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.storage.Record;
+import io.quorumkv.support.Await;
+import io.quorumkv.support.TestCluster;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.quorumkv.support.Http.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A healthy 3-node cluster, shared by tests that do not stop nodes. */
+class ClusterTest {
+  private static final String SECRET = "s3cret";
+
+  @TempDir
+  static Path dataRoot;
+  static TestCluster cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = TestCluster.start(3, dataRoot, new JsonObject().put("clusterSecret", SECRET));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  @Test
+  void aKeyWrittenThroughAnyNodeReadsThroughEveryNode() {
+    for (int writer = 0; writer < 3; writer++) {
+      String key = "any-" + writer;
+      cluster.http(writer).putEntity(key, "from-" + writer);
+      for (int reader = 0; reader < 3; reader++) {
+        assertEquals("from-" + writer, text(cluster.http(reader).get("/v0/entity?id=" + key)), "read via " + reader);
+      }
+    }
+  }
+
+  @Test
+  void lifecycleAcrossNodes() {
+    assertEquals(404, cluster.http(0).get("/v0/entity?id=life").statusCode());
+    cluster.http(1).putEntity("life", "one");
+    assertEquals("one", text(cluster.http(2).get("/v0/entity?id=life")));
+    cluster.http(2).putEntity("life", "two");
+    assertEquals("two", text(cluster.http(0).get("/v0/entity?id=life")));
+    assertEquals(202, cluster.http(0).delete("/v0/entity?id=life").statusCode());
+    for (int i = 0; i < 3; i++) {
+      assertEquals(404, cluster.http(i).get("/v0/entity?id=life").statusCode());
+    }
+  }
+
+  @Test
+  void defaultQuorumAnswersAtTwoAndWritesAllThree() {
+    cluster.http(0).putEntity("everywhere", "v");
+    long copies = java.util.stream.IntStream.range(0, 3).filter(i -> cluster.localRecord(i, "everywhere") != null).count();
+    assertTrue(copies >= 2, "answered 201 with " + copies + " copies");
+    // The third replica's write is still allowed to be in flight after the answer.
+    Await.until("the third copy lands", java.time.Duration.ofSeconds(10),
+        () -> java.util.stream.IntStream.range(0, 3).allMatch(i -> cluster.localRecord(i, "everywhere") != null));
+  }
+
+  @Test
+  void ackOneFromOneKeepsExactlyOneCopyOnTheFirstRendezvousNode() {
+    Rendezvous placement = new Rendezvous(cluster.config(0).cluster());
+    for (int k = 0; k < 20; k++) {
+      String key = "single-" + k;
+      int coordinator = k % 3;
+      assertEquals(201, cluster.http(coordinator).put("/v0/entity?id=" + key + "&ack=1&from=1", "v").statusCode());
+      int owner = cluster.indexOf(placement.replicasFor(key.getBytes(StandardCharsets.UTF_8), 1).get(0));
+      for (int i = 0; i < 3; i++) {
+        Record local = cluster.localRecord(i, key);
+        if (i == owner) {
+          assertNotNull(local, key + " missing on its owner " + i);
+        } else {
+          assertNull(local, key + " copied to " + i + " though from=1");
+        }
+      }
+      assertEquals("v", text(cluster.http((coordinator + 1) % 3).get("/v0/entity?id=" + key + "&ack=1&from=1")));
+    }
+  }
+
+  @Test
+  void fromTwoWritesTheFirstTwoRendezvousNodes() {
+    Rendezvous placement = new Rendezvous(cluster.config(0).cluster());
+    String key = "pair";
+    assertEquals(201, cluster.http(0).put("/v0/entity?id=" + key + "&ack=2&from=2", "v").statusCode());
+    List<NodeUrl> replicas = placement.replicasFor(key.getBytes(StandardCharsets.UTF_8), 2);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(replicas.contains(cluster.url(i)), cluster.localRecord(i, key) != null, "node " + i);
+    }
+  }
+
+  @Test
+  void badAckOrFromIs400() {
+    for (String query : List.of("ack=4&from=4", "from=4", "ack=3&from=2", "ack=0&from=3", "ack=4")) {
+      assertEquals(400, cluster.http(0).get("/v0/entity?id=k&" + query).statusCode(), query);
+      assertEquals(400, cluster.http(1).put("/v0/entity?id=k&" + query, "v").statusCode(), query);
+      assertEquals(400, cluster.http(2).delete("/v0/entity?id=k&" + query).statusCode(), query);
+    }
+  }
+
+  @Test
+  void twoWritesThroughOneNodeInTheSameMillisecondKeepTheirOrder() {
+    for (int round = 0; round < 50; round++) {
+      String key = "order-" + round;
+      long first = versionOf(cluster.http(0).put("/v0/entity?id=" + key, "first"));
+      long second = versionOf(cluster.http(0).put("/v0/entity?id=" + key, "second"));
+      assertTrue(second > first);
+      for (int i = 0; i < 3; i++) {
+        assertEquals("second", text(cluster.http(i).get("/v0/entity?id=" + key + "&ack=3")), "round " + round);
+      }
+    }
+  }
+
+  @Test
+  void clusterViewListsEveryNodeAlive() {
+    JsonObject view = new JsonObject(text(cluster.http(1).get("/v0/cluster")));
+    assertEquals(cluster.url(1).toString(), view.getString("self"));
+    assertEquals(3, view.getJsonArray("nodes").size());
+    for (Object node : view.getJsonArray("nodes")) {
+      assertTrue(((JsonObject) node).getBoolean("alive"), node.toString());
+    }
+  }
+
+  @Test
+  void internalRequestsWithoutTheClusterSecretAre403AndChangeNothing() throws Exception {
+    cluster.http(0).putEntity("guarded", "original");
+    HttpClient client = HttpClient.newHttpClient();
+    URI uri = URI.create(cluster.url(1) + InternalProtocol.RECORD_PATH + "?id=guarded");
+    for (String secret : new String[] {null, "wrong"}) {
+      HttpRequest.Builder write = HttpRequest.newBuilder(uri)
+          .header(InternalProtocol.VERSION, Long.toString(Long.MAX_VALUE))
+          .header(InternalProtocol.TOMBSTONE, "0")
+          .header(InternalProtocol.EXPIRES_AT, "0")
+          .PUT(HttpRequest.BodyPublishers.ofString("forged"));
+      HttpRequest.Builder read = HttpRequest.newBuilder(uri).GET();
+      if (secret != null) {
+        write.header(InternalProtocol.SECRET, secret);
+        read.header(InternalProtocol.SECRET, secret);
+      }
+      assertEquals(403, client.send(write.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+      assertEquals(403, client.send(read.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+    assertEquals("original", text(cluster.http(1).get("/v0/entity?id=guarded&ack=3")));
+    HttpResponse<String> withSecret = client.send(HttpRequest.newBuilder(uri).header(InternalProtocol.SECRET, SECRET).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, withSecret.statusCode());
+    assertEquals("original", withSecret.body());
+  }
+
+  @Test
+  void eachNodeRangesOverItsOwnCopiesOnly() {
+    Rendezvous placement = new Rendezvous(cluster.config(0).cluster());
+    for (int k = 0; k < 30; k++) {
+      cluster.http(0).put("/v0/entity?id=r-" + k + "&ack=1&from=1", "v");
+    }
+    int total = 0;
+    for (int i = 0; i < 3; i++) {
+      String body = text(cluster.http(i).get("/v0/entities?start=r-&end=r."));
+      int copies = body.split("\n", -1).length - 1;
+      int owned = 0;
+      for (int k = 0; k < 30; k++) {
+        if (placement.replicasFor(("r-" + k).getBytes(StandardCharsets.UTF_8), 1).get(0).equals(cluster.url(i))) {
+          owned++;
+        }
+      }
+      assertEquals(owned, copies, "node " + i);
+      total += copies;
+    }
+    assertEquals(30, total);
+  }
+
+  private static long versionOf(HttpResponse<byte[]> response) {
+    assertEquals(201, response.statusCode());
+    return Long.parseLong(response.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
+  }
+}

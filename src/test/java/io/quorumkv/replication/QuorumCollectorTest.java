@@ -1,0 +1,118 @@
+package io.quorumkv.replication;
+
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.storage.Record;
+import io.vertx.core.Promise;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The quorum rules of {@link WriteQuorum} and {@link ReadQuorum}, driven answer by answer. */
+class QuorumCollectorTest {
+  private static final NodeUrl A = new NodeUrl("a", 1);
+  private static final NodeUrl B = new NodeUrl("b", 1);
+  private static final NodeUrl C = new NodeUrl("c", 1);
+
+  @Test
+  void writeSucceedsAtTheAckthSuccessWithoutWaitingForTheRest() {
+    WriteQuorum quorum = new WriteQuorum(new Quorum(2, 3));
+    List<Promise<Void>> calls = track(quorum);
+    calls.get(0).complete();
+    assertFalse(quorum.outcome().isComplete());
+    calls.get(2).complete();
+    assertTrue(quorum.outcome().succeeded());
+  }
+
+  @Test
+  void writeFailsAsSoonAsAckIsOutOfReach() {
+    WriteQuorum quorum = new WriteQuorum(new Quorum(2, 3));
+    List<Promise<Void>> calls = track(quorum);
+    calls.get(0).fail(new ReplicaFailure("down"));
+    assertFalse(quorum.outcome().isComplete());
+    calls.get(1).fail(new ReplicaFailure("timeout"));
+    assertTrue(quorum.outcome().failed());
+    NotEnoughReplicasException e = (NotEnoughReplicasException) quorum.outcome().cause();
+    assertEquals(2, e.required());
+    assertTrue(e.getMessage().contains("a:1: down") && e.getMessage().contains("b:1: timeout"), e.getMessage());
+    calls.get(2).complete();
+    assertTrue(quorum.outcome().failed(), "a late success changes nothing");
+  }
+
+  @Test
+  void readAnswersWhenAckReplicasReturnedARecord() {
+    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    List<Promise<Record>> calls = trackReads(quorum);
+    calls.get(0).complete(Record.live(5, new byte[] {1}, 0));
+    calls.get(1).complete(Record.live(7, new byte[] {2}, 0));
+    assertEquals(7, quorum.outcome().result().version());
+  }
+
+  @Test
+  void aReplicaWithNothingDoesNotCountWhileAnotherMayHaveARecord() {
+    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    List<Promise<Record>> calls = trackReads(quorum);
+    calls.get(0).complete(null);
+    calls.get(1).complete(Record.live(7, new byte[] {2}, 0));
+    assertFalse(quorum.outcome().isComplete(), "one empty answer must not make a quorum with one record");
+    calls.get(2).complete(null);
+    assertEquals(7, quorum.outcome().result().version(), "every replica answered: the freshest record wins");
+  }
+
+  @Test
+  void readOfAKeyNobodyHasIsNullOnceAllAnswered() {
+    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    List<Promise<Record>> calls = trackReads(quorum);
+    calls.get(0).complete(null);
+    calls.get(1).complete(null);
+    assertFalse(quorum.outcome().isComplete());
+    calls.get(2).fail(new ReplicaFailure("down"));
+    assertTrue(quorum.outcome().succeeded());
+    assertNull(quorum.outcome().result());
+  }
+
+  @Test
+  void readFailsWhenFewerThanAckCanStillAnswer() {
+    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    List<Promise<Record>> calls = trackReads(quorum);
+    calls.get(0).complete(null);
+    calls.get(1).fail(new ReplicaFailure("down"));
+    assertFalse(quorum.outcome().isComplete());
+    calls.get(2).fail(new ReplicaFailure("timeout"));
+    assertTrue(quorum.outcome().cause() instanceof NotEnoughReplicasException);
+  }
+
+  @Test
+  void aTombstoneIsARecordAndCanBeTheFreshest() {
+    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 2));
+    List<Promise<Record>> calls = trackReads(quorum);
+    calls.get(0).complete(Record.live(5, new byte[] {1}, 0));
+    calls.get(1).complete(Record.tombstone(6));
+    assertTrue(quorum.outcome().result().tombstone());
+  }
+
+  private static List<Promise<Void>> track(WriteQuorum quorum) {
+    List<Promise<Void>> calls = new ArrayList<>();
+    for (NodeUrl node : List.of(A, B, C)) {
+      Promise<Void> call = Promise.promise();
+      quorum.track(node, call.future());
+      calls.add(call);
+    }
+    return calls;
+  }
+
+  private static List<Promise<Record>> trackReads(ReadQuorum quorum) {
+    List<Promise<Record>> calls = new ArrayList<>();
+    for (NodeUrl node : List.of(A, B, C)) {
+      Promise<Record> call = Promise.promise();
+      quorum.track(node, call.future());
+      calls.add(call);
+    }
+    return calls;
+  }
+}

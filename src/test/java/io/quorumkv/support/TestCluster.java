@@ -1,0 +1,176 @@
+package io.quorumkv.support;
+
+import io.quorumkv.Node;
+import io.quorumkv.config.ConfigLoader;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.storage.Record;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * N real nodes in this JVM, clustered through real Hazelcast on loopback, each with its own
+ * data directory, HTTP port and Hazelcast port, and a cluster name of their own so that
+ * clusters of other tests never merge in. Nodes can be stopped and started again.
+ */
+public final class TestCluster implements AutoCloseable {
+  private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
+
+  static {
+    HAZELCAST_LOG.setLevel(Level.WARNING);
+  }
+
+  private final List<NodeConfig> configs;
+  private final Node[] nodes;
+
+  private TestCluster(List<NodeConfig> configs) {
+    this.configs = configs;
+    this.nodes = new Node[configs.size()];
+  }
+
+  /** Starts {@code size} nodes; {@code extra} conf keys go to every node. */
+  public static TestCluster start(int size, Path dataRoot, JsonObject extra) {
+    // The topology must be known before any node starts, so ports are picked up front
+    // (free when picked; another process could take one in between, which fails the start loudly).
+    List<Integer> httpPorts = freePorts(size);
+    List<Integer> hazelcastPorts = freePorts(size);
+    JsonArray cluster = new JsonArray();
+    JsonArray members = new JsonArray();
+    for (int i = 0; i < size; i++) {
+      cluster.add("http://127.0.0.1:" + httpPorts.get(i));
+      members.add("127.0.0.1:" + hazelcastPorts.get(i));
+    }
+    String clusterName = "test-" + UUID.randomUUID();
+    List<NodeConfig> configs = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      JsonObject json = new JsonObject()
+          .put("url", cluster.getString(i))
+          .put("cluster", cluster)
+          .put("dataDir", dataRoot.resolve("node-" + i).toString())
+          .put("eventLoops", 1)
+          .put("replicaTimeoutMs", 2_000)
+          .put("storage", new JsonObject().put("workers", 2))
+          .put("hazelcast", new JsonObject().put("port", hazelcastPorts.get(i)).put("members", members)
+              .put("clusterName", clusterName))
+          .mergeIn(extra, true);
+      configs.add(ConfigLoader.parse(json));
+    }
+    TestCluster testCluster = new TestCluster(configs);
+    List<Future<Node>> starting = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      starting.add(Node.start(configs.get(i)));
+    }
+    for (int i = 0; i < size; i++) {
+      testCluster.nodes[i] = Await.result(starting.get(i));
+    }
+    testCluster.awaitAllSeeAll();
+    return testCluster;
+  }
+
+  public int size() {
+    return nodes.length;
+  }
+
+  public Http http(int node) {
+    return new Http(configs.get(node).url().toString());
+  }
+
+  public NodeUrl url(int node) {
+    return configs.get(node).url();
+  }
+
+  public NodeConfig config(int node) {
+    return configs.get(node);
+  }
+
+  /** The index of the node with this url. */
+  public int indexOf(NodeUrl url) {
+    for (int i = 0; i < configs.size(); i++) {
+      if (configs.get(i).url().equals(url)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException(url + " is not in the cluster");
+  }
+
+  /** What node {@code i} holds for the key in its own store (null if nothing); the node must be running. */
+  public Record localRecord(int node, String key) {
+    return nodes[node].store().get(key.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public void stop(int node) {
+    Await.result(nodes[node].stop());
+    nodes[node] = null;
+    for (int i = 0; i < nodes.length; i++) {
+      if (nodes[i] != null) {
+        int observer = i;
+        Await.until(url(observer) + " sees " + url(node) + " down", Duration.ofSeconds(30),
+            () -> !nodes[observer].liveNodes().isAlive(url(node)));
+      }
+    }
+  }
+
+  public void restart(int node) {
+    nodes[node] = Await.result(Node.start(configs.get(node)));
+    awaitAllSeeAll();
+  }
+
+  private void awaitAllSeeAll() {
+    for (Node observer : nodes) {
+      if (observer == null) {
+        continue;
+      }
+      for (int i = 0; i < nodes.length; i++) {
+        if (nodes[i] != null) {
+          NodeUrl seen = url(i);
+          Await.until(observer.config().url() + " sees " + seen + " alive", Duration.ofSeconds(60),
+              () -> observer.liveNodes().isAlive(seen));
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    List<Future<Void>> stopping = new ArrayList<>();
+    for (Node node : nodes) {
+      if (node != null) {
+        stopping.add(node.stop());
+      }
+    }
+    stopping.forEach(Await::result);
+  }
+
+  private static List<Integer> freePorts(int count) {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      for (int i = 0; i < count; i++) {
+        sockets.add(new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1")));
+      }
+      return sockets.stream().map(ServerSocket::getLocalPort).toList();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    } finally {
+      for (ServerSocket socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException ignored) {
+          // closing a probe socket
+        }
+      }
+    }
+  }
+}
