@@ -94,11 +94,9 @@ public final class Node {
   private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, InstantSource wallClock,
                               Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
-    Future<Node> deployed = vertx.executeBlocking(() -> openStore(config))
-        .compose(store -> {
-          HybridLogicalClock clock = new HybridLogicalClock(wallClock, store.readClockBound());
-          store.writeClockBound(ClockLease.boundFor(clock));
-          Node node = new Node(config, vertx, store, clock, workers, wallClock);
+    Future<Node> deployed = vertx.executeBlocking(() -> openStoreAndClock(config, wallClock))
+        .compose(opened -> {
+          Node node = new Node(config, vertx, opened.store(), opened.clock(), workers, wallClock);
           return node.deploy(workers, liveNodes, wallClock)
               .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
         });
@@ -109,6 +107,22 @@ public final class Node {
         vertx.close().onComplete(closed -> started.fail(startupFailure(config, outcome.cause())));
       }
     });
+  }
+
+  private record OpenedStore(Store store, HybridLogicalClock clock) {
+  }
+
+  /** Opens RocksDB and starts the clock above its persisted bound. Blocking. */
+  private static OpenedStore openStoreAndClock(NodeConfig config, InstantSource wallClock) {
+    Store store = openStore(config);
+    try {
+      HybridLogicalClock clock = new HybridLogicalClock(wallClock, store.readClockBound());
+      store.writeClockBound(ClockLease.boundFor(clock));
+      return new OpenedStore(store, clock);
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
   }
 
   private static Store openStore(NodeConfig config) {

@@ -44,7 +44,7 @@ final class ApiErrors {
 
   /** The router's last word on a failed context: a status set by vertx-web (413, 405...) or an exception. */
   static void handleRoutingFailure(RoutingContext ctx) {
-    if (ctx.failure() != null) {
+    if (ctx.failure() != null && ctx.statusCode() < 400) {
       fail(ctx, ctx.failure());
       return;
     }

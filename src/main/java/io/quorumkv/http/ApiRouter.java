@@ -10,7 +10,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 
 
 /** The public HTTP API (SPEC.md, "HTTP API"): routes, and the 400/405/413 answers around them. */
@@ -58,8 +57,8 @@ public final class ApiRouter {
     return router;
   }
 
-  private static BodyHandler bodyHandler(NodeConfig config) {
-    return BodyHandler.create(false).setBodyLimit(config.maxBodyBytes());
+  private static RawBodyHandler bodyHandler(NodeConfig config) {
+    return new RawBodyHandler(config.maxBodyBytes());
   }
 
   /** Runs the handler, answering any exception it throws while parsing the request. */

@@ -48,7 +48,7 @@ final class EntityHandler {
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
     long expiresAt = expiryOf(params.optional("ttl"));
-    byte[] value = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+    byte[] value = RawBodyHandler.bodyOf(ctx);
     answerWrite(ctx, coordinator.put(key, value, expiresAt, quorum), 201);
   }
 

@@ -57,8 +57,7 @@ final class InternalHandler {
     byte[] key = QueryParams.of(ctx).requiredKey("id");
     Record record;
     try {
-      Buffer body = ctx.body().buffer();
-      record = InternalProtocol.readRecord(ctx.request().headers(), body == null ? new byte[0] : body.getBytes());
+      record = InternalProtocol.readRecord(ctx.request().headers(), RawBodyHandler.bodyOf(ctx));
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     }

@@ -12,6 +12,8 @@ import java.util.Map;
  * own map ignores case), with missing and malformed ones reported as 400s.
  */
 final class QueryParams {
+  private static final int MAX_PARAMS = 1024;
+
   private final Map<String, List<String>> params;
 
   private QueryParams(Map<String, List<String>> params) {
@@ -20,7 +22,9 @@ final class QueryParams {
 
   static QueryParams of(RoutingContext ctx) {
     try {
-      return new QueryParams(new QueryStringDecoder(ctx.request().uri(), StandardCharsets.UTF_8).parameters());
+      // ';' is an ordinary character of an id, not a parameter separator.
+      return new QueryParams(new QueryStringDecoder(ctx.request().uri(), StandardCharsets.UTF_8, true,
+          MAX_PARAMS, true).parameters());
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("malformed query string (bad percent-encoding)");
     }

@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpServerResponse;
  * Runs on the request's event loop; the cursor is closed however the stream ends.
  */
 final class RangeStream {
+  private static final System.Logger LOG = System.getLogger(RangeStream.class.getName());
   static final int BATCH_RECORDS = 256;
   static final int BATCH_BYTES = 256 * 1024;
 
@@ -38,6 +39,9 @@ final class RangeStream {
   }
 
   private void fetchNext() {
+    if (finished) {
+      return;
+    }
     fetching = true;
     storage.nextBatch(cursor, BATCH_RECORDS, BATCH_BYTES).onComplete(next -> {
       fetching = false;
@@ -46,6 +50,7 @@ final class RangeStream {
         return;
       }
       if (next.failed()) {
+        LOG.log(System.Logger.Level.WARNING, "range scan failed, connection reset: " + next.cause().getMessage());
         response.reset();
         finish();
         return;

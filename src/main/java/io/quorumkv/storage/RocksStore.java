@@ -55,7 +55,6 @@ public final class RocksStore implements Store {
   private boolean closed;
 
   private RocksStore(Path dir, StorageConfig config) throws RocksDBException {
-    RocksDB.loadLibrary();
     LRUCache blockCache = track(new LRUCache(config.blockCacheBytes()));
     // Index and filter blocks live in the block cache, so memory stays within its bound. They
     // are partitioned: a monolithic filter of a large file outgrows a cache shard, is dropped
@@ -84,7 +83,12 @@ public final class RocksStore implements Store {
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
         new ColumnFamilyDescriptor(META_FAMILY, familyOptions));
     List<ColumnFamilyHandle> handles = new ArrayList<>();
-    this.db = RocksDB.open(dbOptions, dir.toString(), families, handles);
+    try {
+      this.db = RocksDB.open(dbOptions, dir.toString(), families, handles);
+    } catch (RocksDBException e) {
+      closeResources();
+      throw e;
+    }
     this.records = handles.get(0);
     this.meta = handles.get(1);
     this.writeOptions = track(new WriteOptions());
@@ -95,6 +99,7 @@ public final class RocksStore implements Store {
 
   /** Opens (creating if needed) the store in {@code dir}. Blocking. */
   public static RocksStore open(Path dir, StorageConfig config) {
+    RocksDB.loadLibrary();
     try {
       return new RocksStore(dir, config);
     } catch (RocksDBException e) {
@@ -160,24 +165,31 @@ public final class RocksStore implements Store {
         iterator.seek(from);
         int purged = 0;
         for (int seen = 0; seen < maxKeys && iterator.isValid(); seen++, iterator.next()) {
-          Record record = RecordCodec.decode(iterator.value());
-          if (PurgeSweep.isPurgeable(record, nowMillis, graceMillis) && deleteIfUnchanged(iterator.key(), record)) {
+          byte[] encoded = iterator.value();
+          if (PurgeSweep.isPurgeable(RecordCodec.decode(encoded), nowMillis, graceMillis)
+              && deleteIfUnchanged(iterator.key(), encoded)) {
             purged++;
           }
         }
-        return new PurgeSweep.Step(iterator.isValid() ? iterator.key() : null, purged);
+        boolean more = iterator.isValid();
+        if (!more) {
+          iterator.status();
+        }
+        return new PurgeSweep.Step(more ? iterator.key() : null, purged);
+      } catch (RocksDBException e) {
+        throw new StorageException("purge scan failed: " + e.getMessage(), e);
       }
     } finally {
       lifecycle.readLock().unlock();
     }
   }
 
-  private boolean deleteIfUnchanged(byte[] key, Record seen) {
+  private boolean deleteIfUnchanged(byte[] key, byte[] seen) {
     ReentrantLock stripe = stripeOf(key);
     stripe.lock();
     try {
       byte[] current = db.get(records, key);
-      if (current == null || RecordCodec.decode(current).version() != seen.version()) {
+      if (!Arrays.equals(current, seen)) {
         return false;
       }
       db.delete(records, writeOptions, key);
@@ -235,10 +247,8 @@ public final class RocksStore implements Store {
       records.close();
       meta.close();
       db.close();
-      for (int i = resources.size() - 1; i >= 0; i--) {
-        resources.get(i).close();
-      }
-    } catch (Exception e) {
+      closeResources();
+    } catch (RuntimeException e) {
       throw new StorageException("close failed: " + e.getMessage(), e);
     } finally {
       lifecycle.writeLock().unlock();
@@ -253,6 +263,16 @@ public final class RocksStore implements Store {
 
   private ReentrantLock stripeOf(byte[] key) {
     return stripes[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)];
+  }
+
+  private void closeResources() {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      try {
+        resources.get(i).close();
+      } catch (Exception e) {
+        // native handles close without checked failures; nothing more to do
+      }
+    }
   }
 
   private <T extends AutoCloseable> T track(T resource) {
@@ -274,7 +294,7 @@ public final class RocksStore implements Store {
     }
 
     @Override
-    public List<RangeEntry> next(int maxRecords, int maxBytes, long nowMillis) {
+    public synchronized RangeBatch next(int maxRecords, int maxBytes, long nowMillis) {
       lifecycle.readLock().lock();
       try {
         if (released) {
@@ -291,19 +311,25 @@ public final class RocksStore implements Store {
           }
           iterator.next();
         }
-        return batch;
+        return new RangeBatch(batch, exhausted());
+      } catch (RocksDBException e) {
+        throw new StorageException("range scan failed: " + e.getMessage(), e);
       } finally {
         lifecycle.readLock().unlock();
       }
     }
 
-    @Override
-    public boolean exhausted() {
-      return released || !iterator.isValid() || end != null && Arrays.compareUnsigned(iterator.key(), end) >= 0;
+    /** True past the last key; an iterator stopped by an error throws instead of looking finished. */
+    private boolean exhausted() throws RocksDBException {
+      if (!iterator.isValid()) {
+        iterator.status();
+        return true;
+      }
+      return end != null && Arrays.compareUnsigned(iterator.key(), end) >= 0;
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
       lifecycle.readLock().lock();
       try {
         if (openCursors.remove(this)) {
@@ -314,7 +340,7 @@ public final class RocksStore implements Store {
       }
     }
 
-    private void release() {
+    private synchronized void release() {
       if (!released) {
         released = true;
         iterator.close();

@@ -35,9 +35,9 @@ public final class StorageService {
 
   public Future<RangeBatch> nextBatch(RangeCursor cursor, int maxRecords, int maxBytes) {
     return executor.submit(() -> {
-      var entries = cursor.next(maxRecords, maxBytes, wallClock.millis());
-      rangeRecordsScanned.add(entries.size());
-      return new RangeBatch(entries, cursor.exhausted());
+      RangeBatch batch = cursor.next(maxRecords, maxBytes, wallClock.millis());
+      rangeRecordsScanned.add(batch.entries().size());
+      return batch;
     });
   }
 

@@ -28,11 +28,11 @@ public final class WorkerContextExecutor implements StorageExecutor {
   @Override
   public <T> Future<T> submit(Callable<T> task) {
     PromiseInternal<T> promise = ((ContextInternal) vertx.getOrCreateContext()).promise();
-    List<Context> available = workers;
-    if (available.isEmpty()) {
+    Context[] available = workers.toArray(new Context[0]);
+    if (available.length == 0) {
       return Future.failedFuture(new StorageException("storage is stopped"));
     }
-    Context worker = available.get(Math.floorMod(nextWorker.getAndIncrement(), available.size()));
+    Context worker = available[Math.floorMod(nextWorker.getAndIncrement(), available.length)];
     worker.runOnContext(ignored -> {
       try {
         promise.complete(task.call());

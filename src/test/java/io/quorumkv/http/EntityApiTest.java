@@ -105,6 +105,25 @@ class EntityApiTest {
   }
 
   @Test
+  void bodiesAreRawBytesWhateverTheContentType() {
+    String json = "{\"a\": \"" + "x".repeat(5_000) + "\", \"pct\": \"100%\"}";
+    for (String type : new String[] {"application/x-www-form-urlencoded", "multipart/form-data; boundary=zz", "text/plain"}) {
+      HttpResponse<byte[]> put = http.send("PUT", "/v0/entity?id=typed", HttpRequest.BodyPublishers.ofString(json),
+          "Content-Type", type);
+      assertEquals(201, put.statusCode(), type);
+      assertEquals(json, text(http.get("/v0/entity?id=typed")), type);
+    }
+  }
+
+  @Test
+  void semicolonsArePartOfTheId() {
+    http.putEntity("a;b", "semi");
+    assertEquals("semi", text(http.get("/v0/entity?id=" + encode("a;b"))));
+    assertEquals("semi", text(http.get("/v0/entity?id=a;b")));
+    assertEquals(404, http.get("/v0/entity?id=a").statusCode());
+  }
+
+  @Test
   void explicitAckAndFromOfOneAreAccepted() {
     assertEquals(201, http.put("/v0/entity?id=quorum&ack=1&from=1", "q").statusCode());
     assertEquals(200, http.get("/v0/entity?id=quorum&ack=1&from=1").statusCode());

@@ -42,11 +42,15 @@ public final class Http {
     return send("DELETE", pathAndQuery, HttpRequest.BodyPublishers.noBody());
   }
 
-  public HttpResponse<byte[]> send(String method, String pathAndQuery, HttpRequest.BodyPublisher body) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+  /** Sends the request with the given header name/value pairs. */
+  public HttpResponse<byte[]> send(String method, String pathAndQuery, HttpRequest.BodyPublisher body, String... headers) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
         .timeout(Duration.ofSeconds(30))
-        .method(method, body)
-        .build();
+        .method(method, body);
+    if (headers.length > 0) {
+      builder.headers(headers);
+    }
+    HttpRequest request = builder.build();
     try {
       return CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {

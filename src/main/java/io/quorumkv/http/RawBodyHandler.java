@@ -1,0 +1,73 @@
+package io.quorumkv.http;
+
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Collects the request body as raw bytes, whatever its Content-Type, up to a limit: 413 when a
+ * Content-Length or the bytes received exceed it. vertx-web's BodyHandler is not used because
+ * it parses form and multipart content types (curl's default for {@code --data-binary}),
+ * which would reject or drop arbitrary values.
+ */
+final class RawBodyHandler implements Handler<RoutingContext> {
+  private static final String BODY = "quorumkv.body";
+
+  private final long limit;
+
+  RawBodyHandler(long limit) {
+    this.limit = limit;
+  }
+
+  /** The body collected for this request. */
+  static byte[] bodyOf(RoutingContext ctx) {
+    Buffer body = ctx.get(BODY);
+    return body == null ? new byte[0] : body.getBytes();
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    String declared = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (declared != null && parseLength(declared) > limit) {
+      tooLarge(ctx);
+      return;
+    }
+    Buffer body = Buffer.buffer();
+    boolean[] refused = {false};
+    request.handler(chunk -> {
+      if (refused[0]) {
+        return;
+      }
+      if (body.length() + (long) chunk.length() > limit) {
+        refused[0] = true;
+        tooLarge(ctx);
+      } else {
+        body.appendBuffer(chunk);
+      }
+    });
+    request.endHandler(end -> {
+      if (!refused[0]) {
+        ctx.put(BODY, body);
+        ctx.next();
+      }
+    });
+    request.exceptionHandler(failure -> refused[0] = true);
+    request.resume();
+  }
+
+  private void tooLarge(RoutingContext ctx) {
+    ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+    ApiErrors.send(ctx, 413, "request body exceeds the limit of " + limit + " bytes");
+  }
+
+  private static long parseLength(String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+}
