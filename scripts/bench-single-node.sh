@@ -24,7 +24,12 @@ cat > "$work/node.json" <<CONF
 CONF
 java -jar target/quorumkv.jar --config "$work/node.json" 2> "$work/node.log" &
 node=$!
-trap 'kill $node 2>/dev/null; wait $node 2>/dev/null; rm -rf "$work"' EXIT
+cleanup() {
+  kill "$node" 2>/dev/null || true
+  wait "$node" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/v0/status" >/dev/null && break; sleep 0.2; done
 
 url="http://127.0.0.1:$PORT"

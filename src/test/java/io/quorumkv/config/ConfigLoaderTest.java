@@ -65,6 +65,9 @@ class ConfigLoaderTest {
     assertProblem("'hazelcast' is required when 'cluster' has more than one node",
         base().put("cluster", List.of("http://127.0.0.1:8080", "http://127.0.0.1:8081")));
     assertProblem("'hazelcast' must be an object, got 5701", base().put("hazelcast", 5701));
+    assertProblem("unknown key 'hazelcast.group'", base().put("hazelcast", new JsonObject().put("group", "x")));
+    assertProblem("'clusterSecret' must not be empty (leave it out for no secret)", base().put("clusterSecret", ""));
+    assertProblem("'replicaTimeoutMs' must be positive, got -1", base().put("replicaTimeoutMs", -1));
   }
 
   @Test
