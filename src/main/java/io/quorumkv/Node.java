@@ -8,6 +8,9 @@ import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.http.ApiContext;
+import io.quorumkv.replication.HintedHandoff;
+import io.quorumkv.replication.ReadRepair;
+import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.RocksStore;
 import io.quorumkv.storage.StorageService;
@@ -32,6 +35,8 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * One quorumkv node: its Vert.x instance, RocksDB store, storage worker verticles and HTTP
@@ -39,6 +44,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class Node {
   private static final System.Logger LOG = System.getLogger(Node.class.getName());
+  private static final long JOIN_REPLAY_RETRY_MS = 500;
+  private static final int JOIN_REPLAY_ATTEMPTS = 60;
 
   private final NodeConfig config;
   private final Vertx vertx;
@@ -46,6 +53,9 @@ public final class Node {
   private final HybridLogicalClock clock;
   private final StorageService storage;
   private LiveNodes liveNodes;
+  private final ReadRepair readRepair = new ReadRepair();
+  private HintedHandoff hints;
+  private long hintTimer = -1;
   private final List<HttpVerticle> httpVerticles = new CopyOnWriteArrayList<>();
   private String storageDeployment;
   private String httpDeployment;
@@ -67,14 +77,22 @@ public final class Node {
     return start(config, InstantSource.system());
   }
 
-  /** Starts a node; fails with a {@link StartupException} (or {@link ConfigException}) saying what is wrong. */
   public static Future<Node> start(NodeConfig config, InstantSource wallClock) {
+    return start(config, wallClock, UnaryOperator.identity());
+  }
+
+  /**
+   * Starts a node; fails with a {@link StartupException} (or {@link ConfigException}) saying what is wrong.
+   *
+   * @param storeLayer wraps the RocksDB store, for layers such as test faults
+   */
+  public static Future<Node> start(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
     VertxOptions options = new VertxOptions()
         .setEventLoopPoolSize(config.eventLoops())
         .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers()));
     Promise<Node> started = Promise.promise();
     if (config.clusterSize() == 1) {
-      startOn(Vertx.vertx(options), config, LiveNodes.onlySelf(config.url()), wallClock, started);
+      startOn(Vertx.vertx(options), config, LiveNodes.onlySelf(config.url()), wallClock, storeLayer, started);
       return started.future();
     }
     options.getEventBusOptions().setHost(config.url().host()).setPort(0);
@@ -86,15 +104,15 @@ public final class Node {
       }
       HazelcastMembership membership = new HazelcastMembership(config.url());
       membership.follow(clusterManager.getHazelcastInstance());
-      startOn(joined.result(), config, membership, wallClock, started);
+      startOn(joined.result(), config, membership, wallClock, storeLayer, started);
     });
     return started.future();
   }
 
   private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, InstantSource wallClock,
-                              Promise<Node> started) {
+                              UnaryOperator<Store> storeLayer, Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
-    Future<Node> deployed = vertx.executeBlocking(() -> openStoreAndClock(config, wallClock))
+    Future<Node> deployed = vertx.executeBlocking(() -> openStoreAndClock(config, wallClock, storeLayer))
         .compose(opened -> {
           Node node = new Node(config, vertx, opened.store(), opened.clock(), workers, wallClock);
           return node.deploy(workers, liveNodes, wallClock)
@@ -113,8 +131,8 @@ public final class Node {
   }
 
   /** Opens RocksDB and starts the clock above its persisted bound. Blocking. */
-  private static OpenedStore openStoreAndClock(NodeConfig config, InstantSource wallClock) {
-    Store store = openStore(config);
+  private static OpenedStore openStoreAndClock(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
+    Store store = storeLayer.apply(openStore(config));
     try {
       HybridLogicalClock clock = new HybridLogicalClock(wallClock, store.readClockBound());
       store.writeClockBound(ClockLease.boundFor(clock));
@@ -141,7 +159,9 @@ public final class Node {
 
   private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
     this.liveNodes = liveNodes;
-    ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, wallClock);
+    this.hints = new HintedHandoff(storage, clock, liveNodes, config.hints().windowMs());
+    ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
+        readRepair, wallClock);
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)
         .setInstances(config.storage().workers());
@@ -151,6 +171,10 @@ public final class Node {
     return vertx.deployVerticle(() -> new StorageVerticle(workers), storageOptions)
         .compose(id -> {
           storageDeployment = id;
+          // Hint replay, its timer and its peer connections live on this (event-loop) context.
+          return hints.start(ReplicaDirectory.create(vertx, config, storage));
+        })
+        .compose(hintsLoaded -> {
           return vertx.deployVerticle(() -> {
             HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
                 v -> ApiRouter.create(v, api));
@@ -161,11 +185,15 @@ public final class Node {
         .map(id -> {
           httpDeployment = id;
           startTimers();
+          Context hintContext = vertx.getOrCreateContext();
+          liveNodes.onJoined(joined -> hintContext.runOnContext(
+              v -> hints.replayToJoined(vertx, joined, JOIN_REPLAY_RETRY_MS, JOIN_REPLAY_ATTEMPTS)));
           return this;
         });
   }
 
   private void startTimers() {
+    hintTimer = vertx.setPeriodic(config.hints().retryMs(), tick -> hints.replayToLiveTargets());
     leaseTimer = vertx.setPeriodic(ClockLease.RENEW_EVERY_MS, tick -> renewClockLease());
     sweepTimer = vertx.setPeriodic(config.storage().sweepIntervalMs(), tick -> sweep.runOnce()
         .onSuccess(purged -> {
@@ -196,14 +224,37 @@ public final class Node {
   private Future<Void> release() {
     vertx.cancelTimer(leaseTimer);
     vertx.cancelTimer(sweepTimer);
+    vertx.cancelTimer(hintTimer);
     Future<Void> http = httpDeployment == null ? Future.succeededFuture() : vertx.undeploy(httpDeployment);
     return http
+        .eventually(this::drainHints)
         .eventually(() -> storageDeployment == null ? Future.succeededFuture() : vertx.undeploy(storageDeployment))
         .eventually(() -> vertx.executeBlocking(() -> {
           store.writeClockBound(ClockLease.boundFor(clock));
           store.close();
           return null;
         }));
+  }
+
+  /** Before stopping, tries for a bounded time to deliver pending hints to live replicas. */
+  private Future<Void> drainHints() {
+    if (hints == null || config.hints().drainOnStopMs() == 0 || hints.pendingByTarget().values().stream().allMatch(n -> n == 0)) {
+      return Future.succeededFuture();
+    }
+    return hints.replayToLiveTargets()
+        .timeout(config.hints().drainOnStopMs(), TimeUnit.MILLISECONDS)
+        .recover(e -> {
+          LOG.log(System.Logger.Level.WARNING, "stopping with hints not delivered: " + hints.pendingByTarget());
+          return Future.succeededFuture();
+        });
+  }
+
+  public HintedHandoff hints() {
+    return hints;
+  }
+
+  public ReadRepair readRepair() {
+    return readRepair;
   }
 
   /** The port the HTTP API listens on (the chosen one when the conf says port 0). */

@@ -12,6 +12,9 @@ import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
 import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +34,7 @@ public final class HazelcastMembership implements LiveNodes {
   private final NodeUrl self;
   private final Set<NodeUrl> alive = ConcurrentHashMap.newKeySet();
   private final ConcurrentHashMap<UUID, NodeUrl> members = new ConcurrentHashMap<>();
+  private final List<Consumer<NodeUrl>> joinListeners = new CopyOnWriteArrayList<>();
 
   public HazelcastMembership(NodeUrl self) {
     this.self = self;
@@ -65,7 +69,10 @@ public final class HazelcastMembership implements LiveNodes {
     hazelcast.getCluster().addMembershipListener(new MembershipListener() {
       @Override
       public void memberAdded(MembershipEvent event) {
-        track(event.getMember());
+        NodeUrl joined = track(event.getMember());
+        if (joined != null && !joined.equals(self)) {
+          joinListeners.forEach(listener -> listener.accept(joined));
+        }
       }
 
       @Override
@@ -79,13 +86,20 @@ public final class HazelcastMembership implements LiveNodes {
     hazelcast.getCluster().getMembers().forEach(this::track);
   }
 
-  private void track(Member member) {
+  private NodeUrl track(Member member) {
     String url = member.getAttribute(URL_ATTRIBUTE);
-    if (url != null) {
-      NodeUrl node = NodeUrl.parse(URL_ATTRIBUTE, url);
-      members.put(member.getUuid(), node);
-      alive.add(node);
+    if (url == null) {
+      return null;
     }
+    NodeUrl node = NodeUrl.parse(URL_ATTRIBUTE, url);
+    members.put(member.getUuid(), node);
+    alive.add(node);
+    return node;
+  }
+
+  @Override
+  public void onJoined(Consumer<NodeUrl> listener) {
+    joinListeners.add(listener);
   }
 
   @Override

@@ -11,6 +11,10 @@ public interface LiveNodes {
 
   Set<NodeUrl> alive();
 
+  /** Calls the listener, on a membership thread that it must not block, when a node joins. */
+  default void onJoined(java.util.function.Consumer<NodeUrl> listener) {
+  }
+
   /** A single node: only itself, always alive. */
   static LiveNodes onlySelf(NodeUrl self) {
     return new LiveNodes() {

@@ -53,13 +53,15 @@ public final class ConfigLoader {
     if (clusterSecret != null && clusterSecret.isEmpty()) {
       throw new ConfigException("'clusterSecret' must not be empty (leave it out for no secret)");
     }
+    HintsConfig hints = root.section("hints", ConfigLoader::hints);
     StorageConfig storage = root.section("storage", ConfigLoader::storage);
     root.rejectUnknownKeys();
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
-        replicaTimeoutMs, clusterSecret, storage == null ? StorageConfig.defaults() : storage);
+        replicaTimeoutMs, clusterSecret, hints == null ? HintsConfig.defaults() : hints,
+        storage == null ? StorageConfig.defaults() : storage);
   }
 
   private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {
@@ -87,6 +89,14 @@ public final class ConfigLoader {
     String clusterName = section.string("clusterName", HazelcastConfig.DEFAULT_CLUSTER_NAME);
     int maxNoHeartbeat = section.positiveInt("maxNoHeartbeatSeconds", HazelcastConfig.DEFAULT_MAX_NO_HEARTBEAT_SECONDS, 3600);
     return new HazelcastConfig(port, members == null ? List.of() : List.copyOf(members), clusterName, maxNoHeartbeat);
+  }
+
+  private static HintsConfig hints(JsonSection section) {
+    HintsConfig d = HintsConfig.defaults();
+    return new HintsConfig(
+        section.positiveLong("windowMs", d.windowMs()),
+        section.positiveLong("retryMs", d.retryMs()),
+        section.nonNegativeLong("drainOnStopMs", d.drainOnStopMs()));
   }
 
   private static StorageConfig storage(JsonSection section) {

@@ -26,11 +26,11 @@ public final class ApiRouter {
   public static Router create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
     Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(),
-        ReplicaDirectory.create(vertx, config, api.storage()));
+        ReplicaDirectory.create(vertx, config, api.storage()), config.url(), api.hints(), api.readRepair());
     EntityHandler entity = new EntityHandler(coordinator, config.clusterSize(), api.wallClock());
     RangeHandler range = new RangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
-    ClusterHandler cluster = new ClusterHandler(config, api.liveNodes());
+    ClusterHandler cluster = new ClusterHandler(config, api.liveNodes(), api.hints(), api.readRepair());
     Router router = Router.router(vertx);
 
     router.get(ENTITY).handler(guarded(entity::get));

@@ -7,14 +7,16 @@ import io.quorumkv.storage.Record;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
  * Runs a client request against the key's replicas: the first {@code from} nodes of its
  * rendezvous order, called in parallel (this node directly, the others over HTTP). Writes are
- * versioned from this node's clock and answered at the {@code ack}-th success; reads by
- * {@link ReadQuorum}'s rule. A replica that membership sees down fails at once.
+ * versioned from this node's clock and answered at the {@code ack}-th success; a replica that
+ * misses one gets a hint. Reads answer by {@link ReadQuorum}'s rule, then {@link ReadRepair}
+ * fixes stale replicas. A replica that membership sees down fails at once.
  */
 public final class Coordinator {
   private static final ReplicaFailure DOWN = new ReplicaFailure("down");
@@ -23,20 +25,33 @@ public final class Coordinator {
   private final Rendezvous placement;
   private final LiveNodes liveNodes;
   private final Map<NodeUrl, Replica> replicas;
+  private final NodeUrl self;
+  private final HintedHandoff hints;
+  private final ReadRepair readRepair;
 
-  /** @param replicas every node of the topology as a replica, this node as a local one */
-  public Coordinator(HybridLogicalClock clock, Rendezvous placement, LiveNodes liveNodes, Map<NodeUrl, Replica> replicas) {
+  /** @param replicas every node of the topology as a replica, {@code self} as a local one */
+  public Coordinator(HybridLogicalClock clock, Rendezvous placement, LiveNodes liveNodes, Map<NodeUrl, Replica> replicas,
+                     NodeUrl self, HintedHandoff hints, ReadRepair readRepair) {
     this.clock = clock;
     this.placement = placement;
     this.liveNodes = liveNodes;
     this.replicas = replicas;
+    this.self = self;
+    this.hints = hints;
+    this.readRepair = readRepair;
   }
 
   /** The freshest record the quorum saw, which may be a tombstone or expired; null if none had one. */
   public Future<Record> read(byte[] key, Quorum quorum) {
     ReadQuorum collector = new ReadQuorum(quorum);
+    Map<NodeUrl, Future<Record>> answers = new LinkedHashMap<>();
     for (NodeUrl node : placement.replicasFor(key, quorum.from())) {
-      collector.track(node, call(node, replica -> replica.read(key)));
+      Future<Record> answer = call(node, replica -> replica.read(key));
+      answers.put(node, answer);
+      collector.track(node, answer);
+    }
+    if (answers.size() > 1) {
+      readRepair.afterAllAnswers(key, answers, replicas);
     }
     return collector.outcome().andThen(done -> {
       if (done.succeeded() && done.result() != null) {
@@ -58,7 +73,11 @@ public final class Coordinator {
   private Future<Long> write(byte[] key, Record record, Quorum quorum) {
     WriteQuorum collector = new WriteQuorum(quorum);
     for (NodeUrl node : placement.replicasFor(key, quorum.from())) {
-      collector.track(node, call(node, replica -> replica.write(key, record)));
+      Future<Void> written = call(node, replica -> replica.write(key, record));
+      if (!node.equals(self)) {
+        written.onFailure(missed -> hints.store(node, key, record));
+      }
+      collector.track(node, written);
     }
     return collector.outcome().map(record.version());
   }

@@ -21,7 +21,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -30,7 +32,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The {@link Store} on RocksDB. Records live in the default column family under their raw key,
- * encoded by {@link RecordCodec}; node bookkeeping (the clock bound) lives in {@code meta}.
+ * encoded by {@link RecordCodec}; node bookkeeping (the clock bound) lives in {@code meta};
+ * hints for other replicas live in {@code hints}, keyed by target and sequence so that a
+ * target's hints are adjacent and oldest first.
  * The write-ahead log is on, so a stored record survives {@code kill -9}.
  *
  * <p>{@link #apply} is a read-compare-write; striped locks make it atomic per key against
@@ -39,6 +43,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 public final class RocksStore implements Store {
   private static final byte[] META_FAMILY = "meta".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] HINTS_FAMILY = "hints".getBytes(StandardCharsets.UTF_8);
   private static final byte[] CLOCK_BOUND_KEY = "hlc.bound".getBytes(StandardCharsets.UTF_8);
   private static final int LOCK_STRIPES = 1024;
   private static final int BLOOM_BITS_PER_KEY = 10;
@@ -48,6 +53,7 @@ public final class RocksStore implements Store {
   private final RocksDB db;
   private final ColumnFamilyHandle records;
   private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle hintFamily;
   private final WriteOptions writeOptions;
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
   private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
@@ -81,7 +87,8 @@ public final class RocksStore implements Store {
         .setMaxTotalWalSize(MAX_WAL_WRITE_BUFFERS * config.writeBufferBytes()));
     List<ColumnFamilyDescriptor> families = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
-        new ColumnFamilyDescriptor(META_FAMILY, familyOptions));
+        new ColumnFamilyDescriptor(META_FAMILY, familyOptions),
+        new ColumnFamilyDescriptor(HINTS_FAMILY, familyOptions));
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {
       this.db = RocksDB.open(dbOptions, dir.toString(), families, handles);
@@ -91,6 +98,7 @@ public final class RocksStore implements Store {
     }
     this.records = handles.get(0);
     this.meta = handles.get(1);
+    this.hintFamily = handles.get(2);
     this.writeOptions = track(new WriteOptions());
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new ReentrantLock();
@@ -202,6 +210,94 @@ public final class RocksStore implements Store {
   }
 
   @Override
+  public void putHint(Hint hint) {
+    byte[] record = RecordCodec.encode(hint.record());
+    byte[] value = ByteBuffer.allocate(Integer.BYTES + hint.key().length + record.length)
+        .putInt(hint.key().length).put(hint.key()).put(record).array();
+    withOpenStore("store a hint", () -> {
+      db.put(hintFamily, writeOptions, hintKey(hint.target(), hint.sequence()), value);
+      return null;
+    });
+  }
+
+  @Override
+  public List<Hint> hints(String target, int limit) {
+    byte[] prefix = hintPrefix(target);
+    return withOpenStore("read hints", () -> {
+      List<Hint> hints = new ArrayList<>();
+      try (RocksIterator iterator = db.newIterator(hintFamily)) {
+        for (iterator.seek(prefix); iterator.isValid() && hints.size() < limit && startsWith(iterator.key(), prefix);
+             iterator.next()) {
+          long sequence = ByteBuffer.wrap(iterator.key(), prefix.length, Long.BYTES).getLong();
+          ByteBuffer value = ByteBuffer.wrap(iterator.value());
+          byte[] key = new byte[value.getInt()];
+          value.get(key);
+          byte[] record = new byte[value.remaining()];
+          value.get(record);
+          hints.add(new Hint(target, sequence, key, RecordCodec.decode(record)));
+        }
+        iterator.status();
+      }
+      return hints;
+    });
+  }
+
+  @Override
+  public void deleteHint(String target, long sequence) {
+    withOpenStore("delete a hint", () -> {
+      db.delete(hintFamily, writeOptions, hintKey(target, sequence));
+      return null;
+    });
+  }
+
+  @Override
+  public Map<String, Long> countHints() {
+    return withOpenStore("count hints", () -> {
+      Map<String, Long> counts = new HashMap<>();
+      try (RocksIterator iterator = db.newIterator(hintFamily)) {
+        for (iterator.seekToFirst(); iterator.isValid(); iterator.next()) {
+          byte[] key = iterator.key();
+          String target = new String(key, 0, key.length - 1 - Long.BYTES, StandardCharsets.UTF_8);
+          counts.merge(target, 1L, Long::sum);
+        }
+        iterator.status();
+      }
+      return counts;
+    });
+  }
+
+  /** Runs one RocksDB step under the lifecycle lock, as a {@link StorageException} if it fails. */
+  private <T> T withOpenStore(String what, RocksStep<T> step) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      return step.run();
+    } catch (RocksDBException e) {
+      throw new StorageException("cannot " + what + ": " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private interface RocksStep<T> {
+    T run() throws RocksDBException;
+  }
+
+  private static byte[] hintPrefix(String target) {
+    byte[] url = target.getBytes(StandardCharsets.UTF_8);
+    return Arrays.copyOf(url, url.length + 1);
+  }
+
+  private static byte[] hintKey(String target, long sequence) {
+    byte[] prefix = hintPrefix(target);
+    return ByteBuffer.allocate(prefix.length + Long.BYTES).put(prefix).putLong(sequence).array();
+  }
+
+  private static boolean startsWith(byte[] bytes, byte[] prefix) {
+    return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  @Override
   public long readClockBound() {
     lifecycle.readLock().lock();
     try {
@@ -240,12 +336,13 @@ public final class RocksStore implements Store {
       openCursors.forEach(RocksRangeCursor::release);
       openCursors.clear();
       try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-        db.flush(flush, List.of(records, meta));
+        db.flush(flush, List.of(records, meta, hintFamily));
       } catch (RocksDBException e) {
         // The WAL still holds everything; the next open replays it.
       }
       records.close();
       meta.close();
+      hintFamily.close();
       db.close();
       closeResources();
     } catch (RuntimeException e) {

@@ -52,6 +52,28 @@ public final class StorageService {
     return executor.submit(() -> store.purge(from, maxKeys, wallClock.millis(), graceMillis));
   }
 
+  public Future<Void> putHint(Hint hint) {
+    return executor.submit(() -> {
+      store.putHint(hint);
+      return null;
+    });
+  }
+
+  public Future<java.util.List<Hint>> hints(String target, int limit) {
+    return executor.submit(() -> store.hints(target, limit));
+  }
+
+  public Future<Void> deleteHint(String target, long sequence) {
+    return executor.submit(() -> {
+      store.deleteHint(target, sequence);
+      return null;
+    });
+  }
+
+  public Future<java.util.Map<String, Long>> countHints() {
+    return executor.submit(store::countHints);
+  }
+
   public Future<Void> writeClockBound(long bound) {
     return executor.submit(() -> {
       store.writeClockBound(bound);

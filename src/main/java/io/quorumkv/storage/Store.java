@@ -18,6 +18,17 @@ public interface Store extends AutoCloseable {
   /** Drops, from {@code from} on, tombstones and expired records past the grace; see {@link PurgeSweep}. */
   PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis);
 
+  /** Keeps a hint durably (write-ahead logged like records) in a family of its own. */
+  void putHint(Hint hint);
+
+  /** The target's oldest hints, at most {@code limit}. */
+  java.util.List<Hint> hints(String target, int limit);
+
+  void deleteHint(String target, long sequence);
+
+  /** How many hints are stored for each target. */
+  java.util.Map<String, Long> countHints();
+
   /** The clock bound persisted by {@link #writeClockBound}, 0 if none. */
   long readClockBound();
 

@@ -35,10 +35,12 @@ public final class TestCluster implements AutoCloseable {
 
   private final List<NodeConfig> configs;
   private final Node[] nodes;
+  private final GatedStore[] gates;
 
   private TestCluster(List<NodeConfig> configs) {
     this.configs = configs;
     this.nodes = new Node[configs.size()];
+    this.gates = new GatedStore[configs.size()];
   }
 
   /** Starts {@code size} nodes; {@code extra} conf keys go to every node. */
@@ -71,7 +73,7 @@ public final class TestCluster implements AutoCloseable {
     TestCluster testCluster = new TestCluster(configs);
     List<Future<Node>> starting = new ArrayList<>();
     for (int i = 0; i < size; i++) {
-      starting.add(Node.start(configs.get(i)));
+      starting.add(testCluster.startNode(i));
     }
     for (int i = 0; i < size; i++) {
       testCluster.nodes[i] = Await.result(starting.get(i));
@@ -124,8 +126,24 @@ public final class TestCluster implements AutoCloseable {
   }
 
   public void restart(int node) {
-    nodes[node] = Await.result(Node.start(configs.get(node)));
+    nodes[node] = Await.result(startNode(node));
     awaitAllSeeAll();
+  }
+
+  /** The gate in front of node {@code i}'s store, to hold its writes back. */
+  public GatedStore gate(int node) {
+    return gates[node];
+  }
+
+  public Node node(int node) {
+    return nodes[node];
+  }
+
+  private Future<Node> startNode(int node) {
+    return Node.start(configs.get(node), java.time.InstantSource.system(), store -> {
+      gates[node] = new GatedStore(store);
+      return gates[node];
+    });
   }
 
   private void awaitAllSeeAll() {

@@ -1,0 +1,164 @@
+package io.quorumkv.replication;
+
+import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.storage.Hint;
+import io.quorumkv.storage.Record;
+import io.quorumkv.storage.StorageService;
+import io.quorumkv.versioning.HybridLogicalClock;
+import io.vertx.core.Future;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Hinted handoff: a write that a replica missed (down, timed out, refused) is stored as a hint
+ * in the coordinator's own RocksDB, and replayed to that replica when membership sees it join
+ * and by periodic retry, oldest first, {@link #BATCH} hints at a time delivered in parallel,
+ * so a returning node gets a bounded number of requests in flight. A delivered hint is deleted;
+ * a hint older than the hint window is dropped and counted; a replay stops at the first failed
+ * delivery and resumes at the next trigger. Replay runs on one event loop (the caller's).
+ */
+public final class HintedHandoff {
+  static final int BATCH = 32;
+  private static final System.Logger LOG = System.getLogger(HintedHandoff.class.getName());
+
+  private final StorageService storage;
+  private final HybridLogicalClock clock;
+  private final LiveNodes liveNodes;
+  private final long windowMillis;
+  private final Map<String, AtomicLong> pending = new ConcurrentHashMap<>();
+  private final Set<String> replaying = ConcurrentHashMap.newKeySet();
+  private final LongAdder stored = new LongAdder();
+  private final LongAdder delivered = new LongAdder();
+  private final LongAdder dropped = new LongAdder();
+  private volatile Map<NodeUrl, Replica> replicas = Map.of();
+
+  public HintedHandoff(StorageService storage, HybridLogicalClock clock, LiveNodes liveNodes, long windowMillis) {
+    this.storage = storage;
+    this.clock = clock;
+    this.liveNodes = liveNodes;
+    this.windowMillis = windowMillis;
+  }
+
+  /** Loads the counts of hints kept from before a restart and the replicas to replay to. */
+  public Future<Void> start(Map<NodeUrl, Replica> replicasForReplay) {
+    this.replicas = replicasForReplay;
+    return storage.countHints().map(counts -> {
+      counts.forEach((target, count) -> pending.computeIfAbsent(target, t -> new AtomicLong()).addAndGet(count));
+      return null;
+    });
+  }
+
+  /** Keeps the write that {@code target} missed. Completes once the hint is in the write-ahead log. */
+  public Future<Void> store(NodeUrl target, byte[] key, Record record) {
+    Hint hint = new Hint(target.toString(), clock.next(), key, record);
+    return storage.putHint(hint).onSuccess(ok -> {
+      stored.increment();
+      pending.computeIfAbsent(hint.target(), t -> new AtomicLong()).incrementAndGet();
+    }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "hint for " + target + " not stored: " + e.getMessage()));
+  }
+
+  /** Replays to every live target that has hints; completes when those replays end. */
+  public Future<Void> replayToLiveTargets() {
+    List<Future<Void>> replays = new ArrayList<>();
+    for (NodeUrl target : targetsWithHints()) {
+      if (liveNodes.isAlive(target)) {
+        replays.add(replay(target));
+      }
+    }
+    return Future.join(replays).mapEmpty();
+  }
+
+  /**
+   * Replays to a node that just joined. Its HTTP server may still be starting, so a failed
+   * replay is tried again every {@code retryDelayMs} up to {@code attempts} times.
+   */
+  public void replayToJoined(io.vertx.core.Vertx vertx, NodeUrl target, long retryDelayMs, int attempts) {
+    replay(target).onFailure(e -> {
+      if (attempts > 1 && liveNodes.isAlive(target)) {
+        vertx.setTimer(retryDelayMs, t -> replayToJoined(vertx, target, retryDelayMs, attempts - 1));
+      }
+    });
+  }
+
+  /** Delivers the target's hints until none is left or one fails; a replay already running is not doubled. */
+  public Future<Void> replay(NodeUrl target) {
+    String name = target.toString();
+    Replica replica = replicas.get(target);
+    if (replica == null || !replaying.add(name)) {
+      return Future.succeededFuture();
+    }
+    return replayBatches(name, replica).eventually(() -> {
+      replaying.remove(name);
+      return Future.succeededFuture();
+    });
+  }
+
+  private Future<Void> replayBatches(String target, Replica replica) {
+    return storage.hints(target, BATCH).compose(hints -> {
+      if (hints.isEmpty()) {
+        return Future.succeededFuture();
+      }
+      List<Future<Void>> deliveries = new ArrayList<>();
+      for (Hint hint : hints) {
+        deliveries.add(deliver(hint, replica));
+      }
+      return Future.all(deliveries).compose(all -> replayBatches(target, replica));
+    });
+  }
+
+  private Future<Void> deliver(Hint hint, Replica replica) {
+    long ageMillis = clock.wallMillis() - HybridLogicalClock.millisOf(hint.sequence());
+    if (ageMillis > windowMillis) {
+      return remove(hint).onSuccess(ok -> dropped.increment());
+    }
+    return replica.write(hint.key(), hint.record())
+        .compose(ok -> remove(hint))
+        .onSuccess(ok -> delivered.increment());
+  }
+
+  private Future<Void> remove(Hint hint) {
+    return storage.deleteHint(hint.target(), hint.sequence()).onSuccess(ok -> {
+      AtomicLong count = pending.get(hint.target());
+      if (count != null) {
+        count.decrementAndGet();
+      }
+    });
+  }
+
+  private Set<NodeUrl> targetsWithHints() {
+    Set<NodeUrl> targets = new HashSet<>();
+    pending.forEach((target, count) -> {
+      if (count.get() > 0) {
+        targets.add(NodeUrl.parse("hint target", target));
+      }
+    });
+    return targets;
+  }
+
+  /** Hints waiting per target url. */
+  public Map<String, Long> pendingByTarget() {
+    Map<String, Long> result = new java.util.TreeMap<>();
+    pending.forEach((target, count) -> result.put(target, count.get()));
+    return result;
+  }
+
+  public long stored() {
+    return stored.sum();
+  }
+
+  public long delivered() {
+    return delivered.sum();
+  }
+
+  public long dropped() {
+    return dropped.sum();
+  }
+}

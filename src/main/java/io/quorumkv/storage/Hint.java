@@ -1,0 +1,9 @@
+package io.quorumkv.storage;
+
+/**
+ * A write that replica {@code target} missed, kept on the coordinator until it is delivered.
+ *
+ * @param sequence orders a target's hints oldest first; its clock time is when the hint was stored
+ */
+public record Hint(String target, long sequence, byte[] key, Record record) {
+}

@@ -1,0 +1,192 @@
+package io.quorumkv.cluster;
+
+import io.quorumkv.http.ApiHeaders;
+import io.quorumkv.storage.Record;
+import io.quorumkv.support.Await;
+import io.quorumkv.support.TestCluster;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static io.quorumkv.support.Http.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Read repair and hinted handoff on a real 3-node cluster. Stale replicas are made by writing a
+ * newer record straight into chosen replicas' own stores, so that only read repair can fix the
+ * others; missed writes by stopping a replica, so that only hints can.
+ */
+class ConvergenceTest {
+  private static final Duration CONVERGE = Duration.ofSeconds(20);
+
+  @TempDir
+  static Path dataRoot;
+  static TestCluster cluster;
+  static int keys;
+  private static final boolean[] stopped = new boolean[3];
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = TestCluster.start(3, dataRoot, new JsonObject().put("hints", new JsonObject().put("retryMs", 300)));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  @AfterEach
+  void restoreCluster() {
+    for (int i = 0; i < 3; i++) {
+      cluster.gate(i).openGate();
+      if (stopped[i]) {
+        cluster.restart(i);
+        stopped[i] = false;
+      }
+    }
+  }
+
+  @Test
+  void readRepairCopiesTheNewestValueFromTwoNodesOntoTheThird() {
+    String key = nextKey();
+    long v1 = writeEverywhere(key, "old");
+    plant(key, v1 + 1, "new", 0, 1);
+    assertEquals("new", text(cluster.http(0).get(entity(key, "&ack=2&from=3"))));
+    Await.until("node 2 is repaired", CONVERGE, () -> "new".equals(localValue(2, key)));
+  }
+
+  @Test
+  void readRepairSpreadsTheNewestValueHeldByOneNodeToTheOtherTwo() {
+    String key = nextKey();
+    long v1 = writeEverywhere(key, "old");
+    plant(key, v1 + 1, "new", 2);
+    cluster.http(1).get(entity(key, "&ack=2&from=3"));
+    Await.until("nodes 0 and 1 are repaired", CONVERGE,
+        () -> "new".equals(localValue(0, key)) && "new".equals(localValue(1, key)));
+    assertEquals(cluster.node(2).readRepair().repairs() + cluster.node(0).readRepair().repairs()
+        + cluster.node(1).readRepair().repairs() > 0, true);
+  }
+
+  @Test
+  void readRepairFixesTheCoordinatorWhenItIsTheStaleOne() {
+    String key = nextKey();
+    long v1 = writeEverywhere(key, "old");
+    plant(key, v1 + 1, "new", 1, 2);
+    assertEquals("new", text(cluster.http(0).get(entity(key, "&ack=3&from=3"))));
+    Await.until("the coordinator's own copy is repaired", CONVERGE, () -> "new".equals(localValue(0, key)));
+  }
+
+  @Test
+  void readRepairRepairsDeletesToo() {
+    String key = nextKey();
+    long v1 = writeEverywhere(key, "doomed");
+    for (int i : new int[] {0, 1}) {
+      cluster.node(i).store().apply(bytes(key), Record.tombstone(v1 + 1));
+    }
+    assertEquals(404, cluster.http(2).get(entity(key, "&ack=3&from=3")).statusCode());
+    Await.until("node 2 gets the tombstone", CONVERGE, () -> {
+      Record local = cluster.node(2).store().get(bytes(key));
+      return local != null && local.tombstone();
+    });
+  }
+
+  @Test
+  void readRepairDoesNotDelayTheAnswerWhenAReplicaIsSlowToAcceptIt() {
+    String key = nextKey();
+    long v1 = writeEverywhere(key, "old");
+    plant(key, v1 + 1, "new", 0, 1);
+    cluster.gate(2).closeGate();
+    long start = System.nanoTime();
+    HttpResponse<byte[]> read = cluster.http(0).get(entity(key, "&ack=3&from=3"));
+    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+    assertEquals("new", text(read));
+    assertTrue(elapsedMs < cluster.config(0).replicaTimeoutMs(), "the read took " + elapsedMs + " ms");
+    Await.until("the repair reaches node 2 and waits at its gate", CONVERGE, () -> cluster.gate(2).heldWrites() == 1);
+    assertEquals("old", localValue(2, key), "the repair is still held back");
+    cluster.gate(2).openGate();
+    Await.until("node 2 is repaired once it accepts writes", CONVERGE, () -> "new".equals(localValue(2, key)));
+  }
+
+  @Test
+  void aWriteMissedByADownReplicaReachesItWhenItReturnsAndIsReadableFromItAlone() {
+    String key = nextKey();
+    stop(2);
+    assertEquals(201, cluster.http(0).put(entity(key, "&ack=2&from=3"), "hinted").statusCode());
+    Await.until("a hint for node 2 is pending on the coordinator", CONVERGE,
+        () -> pendingHints(0, 2) >= 1);
+    start(2);
+    Await.until("node 2 receives the hint", CONVERGE, () -> "hinted".equals(localValue(2, key)));
+    Await.until("the coordinator deletes the delivered hint", CONVERGE, () -> pendingHints(0, 2) == 0);
+    stop(0);
+    stop(1);
+    assertEquals("hinted", text(cluster.http(2).get(entity(key, "&ack=1&from=3"))));
+  }
+
+  @Test
+  void hintsSurviveARestartOfTheCoordinator() {
+    String key = nextKey();
+    stop(2);
+    assertEquals(201, cluster.http(0).put(entity(key, "&ack=2&from=3"), "kept").statusCode());
+    Await.until("a hint for node 2 is stored", CONVERGE, () -> pendingHints(0, 2) >= 1);
+    stop(0);
+    start(0);
+    assertTrue(pendingHints(0, 2) >= 1, "the hint is still pending after the restart");
+    start(2);
+    Await.until("node 2 receives the hint kept across the restart", CONVERGE, () -> "kept".equals(localValue(2, key)));
+  }
+
+  private static long pendingHints(int holder, int target) {
+    return cluster.node(holder).hints().pendingByTarget().getOrDefault(cluster.url(target).toString(), 0L);
+  }
+
+  /** Writes the value to all three replicas and returns its version. */
+  private static long writeEverywhere(String key, String value) {
+    HttpResponse<byte[]> put = cluster.http(0).put(entity(key, "&ack=3&from=3"), value);
+    assertEquals(201, put.statusCode());
+    return Long.parseLong(put.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
+  }
+
+  /** Puts a record straight into the given nodes' own stores, as if only they had received a write. */
+  private static void plant(String key, long version, String value, int... nodes) {
+    for (int node : nodes) {
+      cluster.node(node).store().apply(bytes(key), Record.live(version, bytes(value), Record.NEVER));
+    }
+  }
+
+  private static String localValue(int node, String key) {
+    Record record = cluster.node(node).store().get(bytes(key));
+    return record == null || record.tombstone() ? null : new String(record.value(), StandardCharsets.UTF_8);
+  }
+
+  private static void stop(int node) {
+    cluster.stop(node);
+    stopped[node] = true;
+  }
+
+  private static void start(int node) {
+    cluster.restart(node);
+    stopped[node] = false;
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String nextKey() {
+    return "converge-" + (keys++);
+  }
+
+  private static String entity(String key, String quorum) {
+    return "/v0/entity?id=" + key + quorum;
+  }
+}

@@ -1,0 +1,34 @@
+package io.quorumkv.cluster;
+
+import io.quorumkv.support.Await;
+import io.quorumkv.support.TestCluster;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** Hints older than the hint window are dropped and counted, not delivered. */
+class HintWindowTest {
+
+  @Test
+  void hintsOlderThanTheWindowAreDroppedNotDelivered(@TempDir Path dataRoot) {
+    JsonObject hints = new JsonObject().put("hints", new JsonObject().put("windowMs", 1).put("retryMs", 200));
+    try (TestCluster cluster = TestCluster.start(2, dataRoot, hints)) {
+      cluster.stop(1);
+      assertEquals(201, cluster.http(0).put("/v0/entity?id=late&ack=1&from=2", "too late").statusCode());
+      Await.until("the hint is stored", Duration.ofSeconds(10),
+          () -> cluster.node(0).hints().stored() == 1);
+      cluster.restart(1);
+      Await.until("the expired hint is dropped", Duration.ofSeconds(20), () -> cluster.node(0).hints().dropped() == 1);
+      assertEquals(0, cluster.node(0).hints().delivered());
+      assertEquals(0L, cluster.node(0).hints().pendingByTarget().get(cluster.url(1).toString()));
+      assertNull(cluster.node(1).store().get("late".getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+}
