@@ -16,7 +16,8 @@ CONNECTIONS=${CONNECTIONS:-64}
 SINGLE_PORT=8090
 export KEYS VALUE=${VALUE:-100}
 
-command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 1; }
+source scripts/bench-lib.sh
+require_wrk
 mvn -q -B -DskipTests package
 
 work=$(mktemp -d)
@@ -60,7 +61,6 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 echo
 single_put=$(echo "${results[single-put]}" | median)
 single_get=$(echo "${results[single-get]}" | median)

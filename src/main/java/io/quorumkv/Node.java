@@ -192,7 +192,16 @@ public final class Node {
         });
   }
 
+  private void warnAboutResurrection() {
+    if (config.clusterSize() > 1 && config.storage().purgeGraceMs() < config.hints().windowMs()) {
+      LOG.log(System.Logger.Level.WARNING, "storage.purgeGraceMs (" + config.storage().purgeGraceMs()
+          + ") is shorter than hints.windowMs (" + config.hints().windowMs() + "): a replica that missed a delete"
+          + " could bring the value back after the tombstone is purged (docs/consistency.md)");
+    }
+  }
+
   private void startTimers() {
+    warnAboutResurrection();
     hintTimer = vertx.setPeriodic(config.hints().retryMs(), tick -> hints.replayToLiveTargets());
     leaseTimer = vertx.setPeriodic(ClockLease.RENEW_EVERY_MS, tick -> renewClockLease());
     sweepTimer = vertx.setPeriodic(config.storage().sweepIntervalMs(), tick -> sweep.runOnce()

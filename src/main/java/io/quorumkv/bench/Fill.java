@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Writes keys {@code k0 .. k(N-1)} once each with values of a fixed size, over many keep-alive
  * connections, printing progress; the key names match {@code scripts/wrk/*.lua}.
  *
- * <p>{@code java -cp target/quorumkv.jar io.quorumkv.bench.Fill URL KEYS [VALUE_BYTES] [CONNECTIONS] [QUERY]}
+ * <p>{@code java -cp target/quorumkv.jar io.quorumkv.bench.Fill URL KEYS [VALUE_BYTES] [CONNECTIONS] [QUERY] [PREFIX]}
  */
 public final class Fill {
   private static final long REQUEST_TIMEOUT_MS = 30_000;
@@ -30,7 +30,7 @@ public final class Fill {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
-      System.err.println("usage: Fill URL KEYS [VALUE_BYTES] [CONNECTIONS] [QUERY, e.g. &ack=1&from=1]");
+      System.err.println("usage: Fill URL KEYS [VALUE_BYTES] [CONNECTIONS] [QUERY, e.g. &ack=1&from=1] [KEY_PREFIX, default k]");
       System.exit(2);
     }
     URI url = URI.create(args[0]);
@@ -38,6 +38,7 @@ public final class Fill {
     Buffer value = Buffer.buffer("v".repeat(args.length > 2 ? Integer.parseInt(args[2]) : 100));
     int connections = args.length > 3 ? Integer.parseInt(args[3]) : 64;
     String query = args.length > 4 ? args[4] : "";
+    String prefix = args.length > 5 ? args[5] : "k";
 
     Vertx vertx = Vertx.vertx();
     HttpClient client = vertx.createHttpClient(
@@ -50,7 +51,7 @@ public final class Fill {
     List<Future<Void>> writers = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
       Promise<Void> finished = Promise.promise();
-      vertx.runOnContext(v -> writeNext(client, nextKey, done, keys, value, query, finished));
+      vertx.runOnContext(v -> writeNext(client, nextKey, done, keys, value, query, prefix, finished));
       writers.add(finished.future());
     }
     try {
@@ -64,14 +65,14 @@ public final class Fill {
   }
 
   private static void writeNext(HttpClient client, AtomicLong nextKey, AtomicLong done, long keys, Buffer value,
-                                String query, Promise<Void> finished) {
+                                String query, String prefix, Promise<Void> finished) {
     long key = nextKey.getAndIncrement();
     if (key >= keys) {
       finished.tryComplete();
       return;
     }
     RequestOptions request = new RequestOptions().setMethod(HttpMethod.PUT)
-        .setURI("/v0/entity?id=k" + key + query).setTimeout(REQUEST_TIMEOUT_MS);
+        .setURI("/v0/entity?id=" + prefix + key + query).setTimeout(REQUEST_TIMEOUT_MS);
     client.request(request)
         .compose(req -> req.send(value))
         .compose(response -> response.statusCode() == 201
@@ -79,7 +80,7 @@ public final class Fill {
             : Future.failedFuture("PUT k" + key + " answered " + response.statusCode()))
         .onSuccess(v -> {
           done.incrementAndGet();
-          writeNext(client, nextKey, done, keys, value, query, finished);
+          writeNext(client, nextKey, done, keys, value, query, prefix, finished);
         })
         .onFailure(finished::tryFail);
   }

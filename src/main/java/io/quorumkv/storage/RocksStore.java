@@ -117,16 +117,10 @@ public final class RocksStore implements Store {
 
   @Override
   public Record get(byte[] key) {
-    lifecycle.readLock().lock();
-    try {
-      ensureOpen();
+    return withOpenStore("read", () -> {
       byte[] bytes = db.get(records, key);
       return bytes == null ? null : RecordCodec.decode(bytes);
-    } catch (RocksDBException e) {
-      throw new StorageException("read failed: " + e.getMessage(), e);
-    } finally {
-      lifecycle.readLock().unlock();
-    }
+    });
   }
 
   @Override
@@ -299,29 +293,18 @@ public final class RocksStore implements Store {
 
   @Override
   public long readClockBound() {
-    lifecycle.readLock().lock();
-    try {
-      ensureOpen();
+    return withOpenStore("read the clock bound", () -> {
       byte[] bytes = db.get(meta, CLOCK_BOUND_KEY);
       return bytes == null ? 0 : ByteBuffer.wrap(bytes).getLong();
-    } catch (RocksDBException e) {
-      throw new StorageException("cannot read the clock bound: " + e.getMessage(), e);
-    } finally {
-      lifecycle.readLock().unlock();
-    }
+    });
   }
 
   @Override
   public void writeClockBound(long bound) {
-    lifecycle.readLock().lock();
-    try {
-      ensureOpen();
+    withOpenStore("persist the clock bound", () -> {
       db.put(meta, writeOptions, CLOCK_BOUND_KEY, ByteBuffer.allocate(Long.BYTES).putLong(bound).array());
-    } catch (RocksDBException e) {
-      throw new StorageException("cannot persist the clock bound: " + e.getMessage(), e);
-    } finally {
-      lifecycle.readLock().unlock();
-    }
+      return null;
+    });
   }
 
   /** Closes open cursors, flushes memtables and closes RocksDB. Later calls fail with {@link StorageException}. */

@@ -133,6 +133,18 @@ class ReplicaFailureTest {
     assertTrue(elapsedMs < cluster.config(0).replicaTimeoutMs(), "took " + elapsedMs + " ms");
   }
 
+  @Test
+  void aNodeStartedWhileItsPeersAreDownServesWhatItsQuorumAllows() {
+    String key = nextKey();
+    stop(1);
+    stop(2);
+    stop(0);
+    start(0);
+    assertEquals(201, http(0).put("/v0/entity?id=" + key + "&ack=1&from=3", "alone").statusCode());
+    assertEquals("alone", text(http(0).get("/v0/entity?id=" + key + "&ack=1&from=3")));
+    assertEquals(504, http(0).get(entity(key)).statusCode());
+  }
+
   private static void stop(int node) {
     cluster.stop(node);
     running[node] = false;

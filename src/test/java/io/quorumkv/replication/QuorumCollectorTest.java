@@ -2,11 +2,13 @@ package io.quorumkv.replication;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.Record;
+import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,20 +99,19 @@ class QuorumCollectorTest {
   }
 
   private static List<Promise<Void>> track(WriteQuorum quorum) {
-    List<Promise<Void>> calls = new ArrayList<>();
-    for (NodeUrl node : List.of(A, B, C)) {
-      Promise<Void> call = Promise.promise();
-      quorum.track(node, call.future());
-      calls.add(call);
-    }
-    return calls;
+    return replicaCalls(quorum::track);
   }
 
   private static List<Promise<Record>> trackReads(ReadQuorum quorum) {
-    List<Promise<Record>> calls = new ArrayList<>();
+    return replicaCalls(quorum::track);
+  }
+
+  /** One pending call per replica A, B, C, handed to the collector. */
+  private static <T> List<Promise<T>> replicaCalls(BiConsumer<NodeUrl, Future<T>> collector) {
+    List<Promise<T>> calls = new ArrayList<>();
     for (NodeUrl node : List.of(A, B, C)) {
-      Promise<Record> call = Promise.promise();
-      quorum.track(node, call.future());
+      Promise<T> call = Promise.promise();
+      collector.accept(node, call.future());
       calls.add(call);
     }
     return calls;
