@@ -16,6 +16,9 @@ public final class Main {
   private static final long STOP_MARGIN_MS = 5_000;
   /** Held so the level sticks: java.util.logging keeps loggers weakly. */
   private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
+  /** vertx-micrometer registers some Vert.x gauges twice; Micrometer ignores the second and warns. */
+  private static final java.util.logging.Logger METER_REGISTRY_LOG =
+      java.util.logging.Logger.getLogger("io.micrometer.core.instrument.MeterRegistry");
 
   private Main() {
   }
@@ -23,6 +26,7 @@ public final class Main {
   public static void main(String[] args) {
     System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
     HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
+    METER_REGISTRY_LOG.setLevel(java.util.logging.Level.SEVERE);
     NodeConfig config;
     try {
       config = configFrom(args);

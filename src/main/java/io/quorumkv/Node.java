@@ -4,6 +4,9 @@ import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.http.ApiRouter;
 import io.quorumkv.http.HttpVerticle;
+import io.quorumkv.admin.AdminApi;
+import io.quorumkv.admin.JfrRecordings;
+import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.Rendezvous;
@@ -54,6 +57,9 @@ public final class Node {
   private final StorageService storage;
   private LiveNodes liveNodes;
   private final ReadRepair readRepair = new ReadRepair();
+  private final NodeMetrics metrics;
+  private final JfrRecordings recordings;
+  private long metricsTimer = -1;
   private HintedHandoff hints;
   private long hintTimer = -1;
   private final List<HttpVerticle> httpVerticles = new CopyOnWriteArrayList<>();
@@ -64,12 +70,14 @@ public final class Node {
   private final PurgeSweep sweep;
 
   private Node(NodeConfig config, Vertx vertx, Store store, HybridLogicalClock clock, List<Context> workers,
-               InstantSource wallClock) {
+               InstantSource wallClock, NodeMetrics metrics) {
     this.config = config;
+    this.metrics = metrics;
+    this.recordings = new JfrRecordings(config.dataDir().resolve("recordings"));
     this.vertx = vertx;
     this.store = store;
     this.clock = clock;
-    this.storage = new StorageService(store, new WorkerContextExecutor(vertx, workers), wallClock);
+    this.storage = new StorageService(store, new WorkerContextExecutor(vertx, workers), wallClock, metrics);
     this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
   }
 
@@ -87,34 +95,37 @@ public final class Node {
    * @param storeLayer wraps the RocksDB store, for layers such as test faults
    */
   public static Future<Node> start(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
-    VertxOptions options = new VertxOptions()
+    NodeMetrics metrics = new NodeMetrics();
+    VertxOptions options = metrics.instrument(new VertxOptions()
         .setEventLoopPoolSize(config.eventLoops())
-        .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers()));
+        .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers())));
     Promise<Node> started = Promise.promise();
     if (config.clusterSize() == 1) {
-      startOn(Vertx.vertx(options), config, LiveNodes.onlySelf(config.url()), wallClock, storeLayer, started);
+      Vertx vertx = Vertx.builder().with(options).withMetrics(metrics.vertxMetricsFactory()).build();
+      startOn(vertx, config, LiveNodes.onlySelf(config.url()), wallClock, storeLayer, metrics, started);
       return started.future();
     }
     options.getEventBusOptions().setHost(config.url().host()).setPort(0);
     HazelcastClusterManager clusterManager = HazelcastMembership.clusterManager(config.url(), config.hazelcast());
-    Vertx.builder().with(options).withClusterManager(clusterManager).buildClustered().onComplete(joined -> {
+    Vertx.builder().with(options).withMetrics(metrics.vertxMetricsFactory()).withClusterManager(clusterManager)
+        .buildClustered().onComplete(joined -> {
       if (joined.failed()) {
         started.fail(new StartupException("cannot join the cluster: " + joined.cause().getMessage(), joined.cause()));
         return;
       }
       HazelcastMembership membership = new HazelcastMembership(config.url());
       membership.follow(clusterManager.getHazelcastInstance());
-      startOn(joined.result(), config, membership, wallClock, storeLayer, started);
+      startOn(joined.result(), config, membership, wallClock, storeLayer, metrics, started);
     });
     return started.future();
   }
 
   private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, InstantSource wallClock,
-                              UnaryOperator<Store> storeLayer, Promise<Node> started) {
+                              UnaryOperator<Store> storeLayer, NodeMetrics metrics, Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
     Future<Node> deployed = vertx.executeBlocking(() -> openStoreAndClock(config, wallClock, storeLayer))
         .compose(opened -> {
-          Node node = new Node(config, vertx, opened.store(), opened.clock(), workers, wallClock);
+          Node node = new Node(config, vertx, opened.store(), opened.clock(), workers, wallClock, metrics);
           return node.deploy(workers, liveNodes, wallClock)
               .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
         });
@@ -160,8 +171,13 @@ public final class Node {
   private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
     this.liveNodes = liveNodes;
     this.hints = new HintedHandoff(storage, clock, liveNodes, config.hints().windowMs());
+    AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
+    if (config.clusterSize() > 1) {
+      admin.listenForClusterCommands();
+    }
     ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
-        readRepair, wallClock);
+        readRepair, metrics, admin, wallClock);
+    metrics.bind(config, storage, hints, readRepair);
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)
         .setInstances(config.storage().workers());
@@ -203,6 +219,8 @@ public final class Node {
   private void startTimers() {
     warnAboutResurrection();
     hintTimer = vertx.setPeriodic(config.hints().retryMs(), tick -> hints.replayToLiveTargets());
+    metrics.refreshEngineStats(storage);
+    metricsTimer = vertx.setPeriodic(NodeMetrics.ENGINE_REFRESH_MS, tick -> metrics.refreshEngineStats(storage));
     leaseTimer = vertx.setPeriodic(ClockLease.RENEW_EVERY_MS, tick -> renewClockLease());
     sweepTimer = vertx.setPeriodic(config.storage().sweepIntervalMs(), tick -> sweep.runOnce()
         .onSuccess(purged -> {
@@ -234,11 +252,13 @@ public final class Node {
     vertx.cancelTimer(leaseTimer);
     vertx.cancelTimer(sweepTimer);
     vertx.cancelTimer(hintTimer);
+    vertx.cancelTimer(metricsTimer);
     Future<Void> http = httpDeployment == null ? Future.succeededFuture() : vertx.undeploy(httpDeployment);
     return http
         .eventually(this::drainHints)
         .eventually(() -> storageDeployment == null ? Future.succeededFuture() : vertx.undeploy(storageDeployment))
         .eventually(() -> vertx.executeBlocking(() -> {
+          recordings.closeAll();
           store.writeClockBound(ClockLease.boundFor(clock));
           store.close();
           return null;
@@ -260,6 +280,10 @@ public final class Node {
 
   public HintedHandoff hints() {
     return hints;
+  }
+
+  public NodeMetrics metrics() {
+    return metrics;
   }
 
   public ReadRepair readRepair() {

@@ -53,6 +53,10 @@ public final class ConfigLoader {
     if (clusterSecret != null && clusterSecret.isEmpty()) {
       throw new ConfigException("'clusterSecret' must not be empty (leave it out for no secret)");
     }
+    String adminToken = root.string("adminToken", null);
+    if (adminToken != null && adminToken.isEmpty()) {
+      throw new ConfigException("'adminToken' must not be empty (leave it out for no token)");
+    }
     HintsConfig hints = root.section("hints", ConfigLoader::hints);
     StorageConfig storage = root.section("storage", ConfigLoader::storage);
     root.rejectUnknownKeys();
@@ -60,7 +64,7 @@ public final class ConfigLoader {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
-        replicaTimeoutMs, clusterSecret, hints == null ? HintsConfig.defaults() : hints,
+        replicaTimeoutMs, clusterSecret, adminToken, hints == null ? HintsConfig.defaults() : hints,
         storage == null ? StorageConfig.defaults() : storage);
   }
 

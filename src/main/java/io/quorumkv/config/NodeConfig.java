@@ -15,12 +15,13 @@ import java.util.List;
  * @param shutdownTimeoutMs how long a stop waits for in-flight requests
  * @param replicaTimeoutMs  how long a coordinator waits for one replica's answer
  * @param clusterSecret     required on internal (replica) requests when set; null for none
+ * @param adminToken        required (as a bearer token) on admin requests when set; null for none
  * @param hints             hinted handoff settings
  * @param storage           RocksDB settings
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long replicaTimeoutMs,
-                         String clusterSecret, HintsConfig hints, StorageConfig storage) {
+                         String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
@@ -37,7 +38,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS, null,
-        HintsConfig.defaults(), StorageConfig.defaults());
+        null, HintsConfig.defaults(), StorageConfig.defaults());
   }
 
   public int clusterSize() {

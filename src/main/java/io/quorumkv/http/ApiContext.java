@@ -1,5 +1,7 @@
 package io.quorumkv.http;
 
+import io.quorumkv.admin.AdminApi;
+import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeConfig;
@@ -12,5 +14,6 @@ import java.time.InstantSource;
 
 /** What the HTTP layer of a node works with; shared by all its HTTP verticles. */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, Rendezvous placement,
-                         LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair, InstantSource wallClock) {
+                         LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair, NodeMetrics metrics,
+                         AdminApi admin, InstantSource wallClock) {
 }

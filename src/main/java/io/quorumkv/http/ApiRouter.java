@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.micrometer.PrometheusScrapingHandler;
 
 
 /** The public HTTP API (SPEC.md, "HTTP API"): routes, and the 400/405/413 answers around them. */
@@ -18,6 +19,7 @@ public final class ApiRouter {
   static final String ENTITIES = "/v0/entities";
   static final String STATUS = "/v0/status";
   static final String CLUSTER = "/v0/cluster";
+  static final String METRICS = "/metrics";
 
   private ApiRouter() {
   }
@@ -26,7 +28,8 @@ public final class ApiRouter {
   public static Router create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
     Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(),
-        ReplicaDirectory.create(vertx, config, api.storage()), config.url(), api.hints(), api.readRepair());
+        ReplicaDirectory.create(vertx, config, api.storage()), config.url(), api.hints(), api.readRepair(),
+        api.metrics());
     EntityHandler entity = new EntityHandler(coordinator, config.clusterSize(), api.wallClock());
     RangeHandler range = new RangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
@@ -43,6 +46,11 @@ public final class ApiRouter {
 
     router.get(ENTITIES).handler(guarded(range::handle));
     router.route(ENTITIES).handler(methodNotAllowed("GET"));
+
+    router.get(METRICS).handler(PrometheusScrapingHandler.create(api.metrics().registry()));
+    router.route(METRICS).handler(methodNotAllowed("GET"));
+
+    api.admin().mount(router);
 
     router.get(CLUSTER).handler(cluster::handle);
     router.route(CLUSTER).handler(methodNotAllowed("GET"));

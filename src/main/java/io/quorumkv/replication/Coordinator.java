@@ -28,10 +28,11 @@ public final class Coordinator {
   private final NodeUrl self;
   private final HintedHandoff hints;
   private final ReadRepair readRepair;
+  private final ReplicationObserver observer;
 
   /** @param replicas every node of the topology as a replica, {@code self} as a local one */
   public Coordinator(HybridLogicalClock clock, Rendezvous placement, LiveNodes liveNodes, Map<NodeUrl, Replica> replicas,
-                     NodeUrl self, HintedHandoff hints, ReadRepair readRepair) {
+                     NodeUrl self, HintedHandoff hints, ReadRepair readRepair, ReplicationObserver observer) {
     this.clock = clock;
     this.placement = placement;
     this.liveNodes = liveNodes;
@@ -39,6 +40,7 @@ public final class Coordinator {
     this.self = self;
     this.hints = hints;
     this.readRepair = readRepair;
+    this.observer = observer;
   }
 
   /** The freshest record the quorum saw, which may be a tombstone or expired; null if none had one. */
@@ -57,7 +59,7 @@ public final class Coordinator {
       if (done.succeeded() && done.result() != null) {
         clock.observe(done.result().version());
       }
-    });
+    }).andThen(this::countQuorumFailure);
   }
 
   /** Writes the value; completes with its version once {@code ack} replicas stored it. */
@@ -79,10 +81,28 @@ public final class Coordinator {
       }
       collector.track(node, written);
     }
-    return collector.outcome().map(record.version());
+    return collector.outcome().andThen(this::countQuorumFailure).map(record.version());
   }
 
   private <T> Future<T> call(NodeUrl node, Function<Replica, Future<T>> operation) {
-    return liveNodes.isAlive(node) ? operation.apply(replicas.get(node)) : Future.failedFuture(DOWN);
+    Future<T> call = liveNodes.isAlive(node) ? operation.apply(replicas.get(node)) : Future.failedFuture(DOWN);
+    return call.andThen(done -> observer.replicaCall(outcomeOf(done.cause())));
+  }
+
+  private static String outcomeOf(Throwable failure) {
+    if (failure == null) {
+      return "ok";
+    }
+    if (failure == DOWN) {
+      return "down";
+    }
+    String message = failure.getMessage();
+    return message != null && message.startsWith("timeout") ? "timeout" : "failed";
+  }
+
+  private void countQuorumFailure(io.vertx.core.AsyncResult<?> outcome) {
+    if (outcome.failed() && outcome.cause() instanceof NotEnoughReplicasException) {
+      observer.notEnoughReplicas();
+    }
   }
 }

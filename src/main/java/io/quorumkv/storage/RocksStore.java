@@ -14,6 +14,9 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 
 import java.nio.ByteBuffer;
@@ -48,6 +51,10 @@ public final class RocksStore implements Store {
   private static final int LOCK_STRIPES = 1024;
   private static final int BLOOM_BITS_PER_KEY = 10;
   private static final int MAX_WAL_WRITE_BUFFERS = 4;
+  private static final List<String> ENGINE_PROPERTIES = List.of(
+      "rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-num-keys", "rocksdb.estimate-pending-compaction-bytes",
+      "rocksdb.num-running-compactions", "rocksdb.num-running-flushes", "rocksdb.total-sst-files-size",
+      "rocksdb.estimate-table-readers-mem");
 
   private final List<AutoCloseable> resources = new ArrayList<>();
   private final RocksDB db;
@@ -55,13 +62,19 @@ public final class RocksStore implements Store {
   private final ColumnFamilyHandle meta;
   private final ColumnFamilyHandle hintFamily;
   private final WriteOptions writeOptions;
+  private final Statistics statistics;
+  private final LRUCache blockCache;
+  private final long blockCacheCapacity;
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
   private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
   private boolean closed;
 
   private RocksStore(Path dir, StorageConfig config) throws RocksDBException {
-    LRUCache blockCache = track(new LRUCache(config.blockCacheBytes()));
+    this.blockCache = track(new LRUCache(config.blockCacheBytes()));
+    this.blockCacheCapacity = config.blockCacheBytes();
+    this.statistics = track(new Statistics());
+    statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     // Index and filter blocks live in the block cache, so memory stays within its bound. They
     // are partitioned: a monolithic filter of a large file outgrows a cache shard, is dropped
     // at once and read back from the file on every get (measured: GET fell to 0.17 of the
@@ -84,6 +97,7 @@ public final class RocksStore implements Store {
     DBOptions dbOptions = track(new DBOptions()
         .setCreateIfMissing(true)
         .setCreateMissingColumnFamilies(true)
+        .setStatistics(statistics)
         .setMaxTotalWalSize(MAX_WAL_WRITE_BUFFERS * config.writeBufferBytes()));
     List<ColumnFamilyDescriptor> families = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
@@ -289,6 +303,25 @@ public final class RocksStore implements Store {
 
   private static boolean startsWith(byte[] bytes, byte[] prefix) {
     return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  @Override
+  public Map<String, Long> engineStats() {
+    return withOpenStore("read engine statistics", () -> {
+      Map<String, Long> stats = new java.util.LinkedHashMap<>();
+      for (String property : ENGINE_PROPERTIES) {
+        stats.put(property, db.getLongProperty(records, property));
+      }
+      stats.put("block-cache-usage-bytes", blockCache.getUsage());
+      stats.put("block-cache-capacity-bytes", blockCacheCapacity);
+      stats.put("block-cache-hits", statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT));
+      stats.put("block-cache-misses", statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS));
+      stats.put("bytes-written", statistics.getTickerCount(TickerType.BYTES_WRITTEN));
+      stats.put("compaction-bytes-read", statistics.getTickerCount(TickerType.COMPACT_READ_BYTES));
+      stats.put("compaction-bytes-written", statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES));
+      stats.put("stall-micros", statistics.getTickerCount(TickerType.STALL_MICROS));
+      return stats;
+    });
   }
 
   @Override

@@ -13,20 +13,22 @@ public final class StorageService {
   private final Store store;
   private final StorageExecutor executor;
   private final InstantSource wallClock;
+  private final StorageObserver observer;
   private final LongAdder rangeRecordsScanned = new LongAdder();
 
-  public StorageService(Store store, StorageExecutor executor, InstantSource wallClock) {
+  public StorageService(Store store, StorageExecutor executor, InstantSource wallClock, StorageObserver observer) {
     this.store = store;
     this.executor = executor;
     this.wallClock = wallClock;
+    this.observer = observer;
   }
 
   public Future<Record> get(byte[] key) {
-    return executor.submit(() -> store.get(key));
+    return observer.timeStorage("get", executor.submit(() -> store.get(key)));
   }
 
   public Future<Boolean> apply(byte[] key, Record record) {
-    return executor.submit(() -> store.apply(key, record));
+    return observer.timeStorage("apply", executor.submit(() -> store.apply(key, record)));
   }
 
   public Future<RangeCursor> openRange(byte[] start, byte[] end) {
@@ -34,11 +36,11 @@ public final class StorageService {
   }
 
   public Future<RangeBatch> nextBatch(RangeCursor cursor, int maxRecords, int maxBytes) {
-    return executor.submit(() -> {
+    return observer.timeStorage("range-batch", executor.submit(() -> {
       RangeBatch batch = cursor.next(maxRecords, maxBytes, wallClock.millis());
       rangeRecordsScanned.add(batch.entries().size());
       return batch;
-    });
+    }));
   }
 
   public Future<Void> closeRange(RangeCursor cursor) {
@@ -72,6 +74,10 @@ public final class StorageService {
 
   public Future<java.util.Map<String, Long>> countHints() {
     return executor.submit(store::countHints);
+  }
+
+  public Future<java.util.Map<String, Long>> engineStats() {
+    return executor.submit(store::engineStats);
   }
 
   public Future<Void> writeClockBound(long bound) {

@@ -29,6 +29,9 @@ public interface Store extends AutoCloseable {
   /** How many hints are stored for each target. */
   java.util.Map<String, Long> countHints();
 
+  /** Engine figures worth watching (memtable and block cache bytes, compaction backlog, cache hits...), by name. */
+  java.util.Map<String, Long> engineStats();
+
   /** The clock bound persisted by {@link #writeClockBound}, 0 if none. */
   long readClockBound();
 

@@ -92,6 +92,11 @@ public final class GatedStore implements Store {
   }
 
   @Override
+  public Map<String, Long> engineStats() {
+    return delegate.engineStats();
+  }
+
+  @Override
   public long readClockBound() {
     return delegate.readClockBound();
   }

@@ -1,0 +1,185 @@
+package io.quorumkv.admin;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.NoSuchElementException;
+
+/**
+ * The admin endpoints for JFR recording sessions, under {@code /admin/jfr}. With an admin token
+ * in the conf, every admin request must carry {@code Authorization: Bearer TOKEN} (401 without,
+ * 403 with a wrong one). {@code scope=cluster} on start and stop publishes the command over the
+ * clustered event bus, so every live node runs it. See docs/profiling.md.
+ */
+public final class AdminApi {
+  public static final String PATH = "/admin/jfr";
+  static final String COMMANDS = "quorumkv.admin.jfr";
+  private static final long DEFAULT_DURATION_MS = 60_000;
+
+  private final Vertx vertx;
+  private final JfrRecordings recordings;
+  private final byte[] token;
+
+  public AdminApi(Vertx vertx, JfrRecordings recordings, String token) {
+    this.vertx = vertx;
+    this.recordings = recordings;
+    this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Listens for cluster-wide commands (on every node, this one included). */
+  public MessageConsumer<JsonObject> listenForClusterCommands() {
+    return vertx.eventBus().consumer(COMMANDS, message -> run(message.body())
+        .onFailure(e -> System.getLogger(AdminApi.class.getName())
+            .log(System.Logger.Level.WARNING, "cluster JFR command failed: " + e.getMessage())));
+  }
+
+  public void mount(Router router) {
+    router.route(PATH + "*").handler(this::authorize);
+    router.post(PATH).handler(ctx -> command(ctx, "start", 201));
+    router.get(PATH).handler(ctx -> blocking(ctx, () -> {
+      JsonArray list = new JsonArray();
+      recordings.list().forEach(info -> list.add(info.toJson()));
+      return list.encodePrettily();
+    }, "application/json", 200));
+    router.post(PATH + "/stop").handler(ctx -> command(ctx, "stop", 200));
+    router.get(PATH + "/file").handler(ctx -> vertx.executeBlocking(() -> recordings.file(ctx.queryParams().get("name")))
+        .onComplete(done -> {
+          if (done.failed()) {
+            fail(ctx, done.cause());
+          } else {
+            ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
+                .putHeader("Content-Disposition", "attachment; filename=\"" + done.result().getFileName() + "\"")
+                .sendFile(done.result().toString());
+          }
+        }));
+    router.get(PATH + "/flame").handler(ctx -> vertx.executeBlocking(() -> recordings.flameGraph(
+            ctx.queryParams().get("name"), flameKind(ctx.queryParams().get("type"))))
+        .onComplete(done -> {
+          if (done.failed()) {
+            fail(ctx, done.cause());
+          } else {
+            ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8").sendFile(done.result().toString());
+          }
+        }));
+    router.route(PATH + "*").handler(ctx -> plain(ctx, 405, "use POST " + PATH + ", GET " + PATH
+        + ", POST " + PATH + "/stop, GET " + PATH + "/file or GET " + PATH + "/flame"));
+  }
+
+  private void authorize(RoutingContext ctx) {
+    if (token == null) {
+      ctx.next();
+      return;
+    }
+    String header = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
+    if (header == null || !header.startsWith("Bearer ")) {
+      ctx.response().putHeader("WWW-Authenticate", "Bearer");
+      plain(ctx, 401, "admin token required (Authorization: Bearer TOKEN)");
+    } else if (!MessageDigest.isEqual(token, header.substring("Bearer ".length()).getBytes(StandardCharsets.UTF_8))) {
+      plain(ctx, 403, "wrong admin token");
+    } else {
+      ctx.next();
+    }
+  }
+
+  /** Start or stop, here or (scope=cluster) on every node. */
+  private void command(RoutingContext ctx, String action, int status) {
+    JsonObject command = new JsonObject().put("action", action)
+        .put("name", ctx.queryParams().get("name"))
+        .put("durationMs", ctx.queryParams().get("duration"))
+        .put("settings", ctx.queryParams().get("settings"));
+    String scope = ctx.queryParams().get("scope");
+    if ("cluster".equals(scope)) {
+      try {
+        JfrRecordings.checkName(command.getString("name"));
+      } catch (IllegalArgumentException e) {
+        plain(ctx, 400, e.getMessage());
+        return;
+      }
+      vertx.eventBus().publish(COMMANDS, command);
+      ctx.response().setStatusCode(202).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+          .end(new JsonObject().put("published", command).encodePrettily());
+      return;
+    }
+    if (scope != null && !"node".equals(scope)) {
+      plain(ctx, 400, "scope must be 'node' or 'cluster'");
+      return;
+    }
+    run(command).onComplete(done -> {
+      if (done.failed()) {
+        fail(ctx, done.cause());
+      } else {
+        ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+            .end(done.result().toJson().encodePrettily());
+      }
+    });
+  }
+
+  private Future<JfrRecordings.Info> run(JsonObject command) {
+    return vertx.executeBlocking(() -> {
+      String name = command.getString("name");
+      if ("stop".equals(command.getString("action"))) {
+        return recordings.stop(name);
+      }
+      String settings = command.getString("settings") == null ? "profile" : command.getString("settings");
+      return recordings.start(name, Duration.ofMillis(durationOf(command.getString("durationMs"))), settings);
+    });
+  }
+
+  private static long durationOf(String text) {
+    if (text == null) {
+      return DEFAULT_DURATION_MS;
+    }
+    try {
+      long ms = Long.parseLong(text);
+      if (ms > 0) {
+        return ms;
+      }
+    } catch (NumberFormatException ignored) {
+      // answered below
+    }
+    throw new IllegalArgumentException("duration must be a positive number of milliseconds, got '" + text + "'");
+  }
+
+  private static JfrRecordings.FlameKind flameKind(String type) {
+    try {
+      return JfrRecordings.FlameKind.valueOf((type == null ? "cpu" : type).toUpperCase());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("type must be cpu, alloc or lock, got '" + type + "'");
+    }
+  }
+
+  private void blocking(RoutingContext ctx, java.util.concurrent.Callable<String> body, String type, int status) {
+    vertx.executeBlocking(body).onComplete(done -> {
+      if (done.failed()) {
+        fail(ctx, done.cause());
+      } else {
+        ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, type).end(done.result());
+      }
+    });
+  }
+
+  private static void fail(RoutingContext ctx, Throwable failure) {
+    if (failure instanceof IllegalArgumentException) {
+      plain(ctx, 400, failure.getMessage());
+    } else if (failure instanceof NoSuchElementException) {
+      plain(ctx, 404, failure.getMessage());
+    } else if (failure instanceof IllegalStateException) {
+      plain(ctx, 409, failure.getMessage());
+    } else {
+      plain(ctx, 500, "JFR operation failed: " + failure.getMessage());
+    }
+  }
+
+  private static void plain(RoutingContext ctx, int status, String message) {
+    ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8").end(message + "\n");
+  }
+}

@@ -1,0 +1,167 @@
+package io.quorumkv.admin;
+
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+import one.convert.Arguments;
+import one.convert.JfrToFlame;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * JDK Flight Recorder sessions of this node, by name: start with a duration and a settings
+ * template ({@code default} or {@code profile}), list, stop, the {@code .jfr} file, and flame
+ * graphs (CPU, allocation, lock contention) as self-contained HTML pages converted by
+ * async-profiler's jfr-converter. Files live in {@code <dataDir>/recordings}. Every method
+ * blocks (file I/O, conversion): call them from a worker.
+ */
+public final class JfrRecordings {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+  private final Path dir;
+  private final Map<String, Recording> recordings = new ConcurrentHashMap<>();
+  private final Map<String, String> settingsNames = new ConcurrentHashMap<>();
+
+  /** What a recording is: its name, state, settings, start and requested duration. */
+  public record Info(String name, String state, String settings, Instant started, long durationMs, String file) {
+    public io.vertx.core.json.JsonObject toJson() {
+      return new io.vertx.core.json.JsonObject().put("name", name).put("state", state).put("settings", settings)
+          .put("started", started == null ? null : started.toString()).put("durationMs", durationMs).put("file", file);
+    }
+  }
+
+  /** The flame graph kinds: CPU samples, allocation samples, lock contention. */
+  public enum FlameKind {
+    CPU("--cpu"), ALLOC("--alloc"), LOCK("--lock");
+
+    private final String converterFlag;
+
+    FlameKind(String converterFlag) {
+      this.converterFlag = converterFlag;
+    }
+  }
+
+  public JfrRecordings(Path dir) {
+    this.dir = dir;
+  }
+
+  public static String checkName(String name) {
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("name must be 1 to 64 letters, digits, '.', '_' or '-'");
+    }
+    return name;
+  }
+
+  public Info start(String name, Duration duration, String settings) throws IOException {
+    checkName(name);
+    Configuration configuration;
+    try {
+      configuration = Configuration.getConfiguration(settings);
+    } catch (ParseException | IOException e) {
+      throw new IllegalArgumentException("settings must be 'default' or 'profile', got '" + settings + "'");
+    }
+    Files.createDirectories(dir);
+    Recording recording = new Recording(configuration);
+    recording.setName(name);
+    recording.setToDisk(true);
+    recording.setDestination(fileOf(name));
+    recording.setDuration(duration);
+    Recording previous = recordings.putIfAbsent(name, recording);
+    if (previous != null && previous.getState() == RecordingState.RUNNING) {
+      recording.close();
+      throw new IllegalStateException("recording '" + name + "' is already running");
+    }
+    recordings.put(name, recording);
+    if (previous != null) {
+      previous.close();
+    }
+    deleteConverted(name);
+    settingsNames.put(name, settings);
+    recording.start();
+    return infoOf(recording);
+  }
+
+  public List<Info> list() {
+    List<Info> result = new ArrayList<>();
+    recordings.values().forEach(r -> result.add(infoOf(r)));
+    result.sort(java.util.Comparator.comparing(Info::name));
+    return result;
+  }
+
+  /** Stops the recording (its file is then complete); stopping a stopped recording changes nothing. */
+  public Info stop(String name) {
+    Recording recording = existing(name);
+    if (recording.getState() == RecordingState.RUNNING || recording.getState() == RecordingState.DELAYED) {
+      recording.stop();
+    }
+    return infoOf(recording);
+  }
+
+  /** The recording's {@code .jfr} file; for a running recording, a snapshot of what it holds so far. */
+  public Path file(String name) throws IOException {
+    Recording recording = existing(name);
+    if (recording.getState() == RecordingState.RUNNING) {
+      Path snapshot = dir.resolve(name + ".snapshot.jfr");
+      recording.dump(snapshot);
+      return snapshot;
+    }
+    Path file = fileOf(name);
+    if (!Files.exists(file)) {
+      throw new IllegalStateException("recording '" + name + "' has no file yet");
+    }
+    return file;
+  }
+
+  /** The flame graph of the recording as an HTML file, converted once per file and kind. */
+  public Path flameGraph(String name, FlameKind kind) throws IOException {
+    Path jfr = file(name);
+    Path html = dir.resolve(name + "." + kind.name().toLowerCase() + ".html");
+    boolean snapshot = jfr.getFileName().toString().endsWith(".snapshot.jfr");
+    if (snapshot || !Files.exists(html) || Files.getLastModifiedTime(html).compareTo(Files.getLastModifiedTime(jfr)) < 0) {
+      Arguments arguments = new Arguments(kind.converterFlag, "--title", name + " " + kind.name().toLowerCase());
+      JfrToFlame.convert(jfr.toString(), html.toString(), arguments);
+    }
+    return html;
+  }
+
+  /** Stops and closes every recording (node stop). */
+  public void closeAll() {
+    recordings.values().forEach(Recording::close);
+    recordings.clear();
+  }
+
+  private Recording existing(String name) {
+    Recording recording = recordings.get(checkName(name));
+    if (recording == null) {
+      throw new java.util.NoSuchElementException("no recording named '" + name + "'");
+    }
+    return recording;
+  }
+
+  private Path fileOf(String name) {
+    return dir.resolve(name + ".jfr");
+  }
+
+  private void deleteConverted(String name) throws IOException {
+    for (FlameKind kind : FlameKind.values()) {
+      Files.deleteIfExists(dir.resolve(name + "." + kind.name().toLowerCase() + ".html"));
+    }
+  }
+
+  private Info infoOf(Recording recording) {
+    Duration duration = recording.getDuration();
+    return new Info(recording.getName(), recording.getState().name().toLowerCase(),
+        settingsNames.get(recording.getName()), recording.getStartTime(), duration == null ? 0 : duration.toMillis(),
+        fileOf(recording.getName()).toString());
+  }
+}

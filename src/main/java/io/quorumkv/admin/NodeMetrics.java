@@ -1,0 +1,120 @@
+package io.quorumkv.admin;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.HintedHandoff;
+import io.quorumkv.replication.ReadRepair;
+import io.quorumkv.replication.ReplicationObserver;
+import io.quorumkv.storage.StorageObserver;
+import io.quorumkv.storage.StorageService;
+import io.vertx.core.Future;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One node's metrics, in a Prometheus registry of its own: Vert.x's HTTP server and client
+ * metrics by route, method and status (through vertx-micrometer-metrics), plus quorumkv's own:
+ * storage operation latency, replica call outcomes, 504s, read repairs, hints, and RocksDB
+ * figures. RocksDB figures are read on a storage worker every few seconds and served from
+ * that snapshot, so a scrape never calls RocksDB from an event loop.
+ */
+public final class NodeMetrics implements StorageObserver, ReplicationObserver {
+  public static final long ENGINE_REFRESH_MS = 5_000;
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Map<String, Long> engineSnapshot = new ConcurrentHashMap<>();
+  private final Map<String, Timer> storageTimers = new ConcurrentHashMap<>();
+  private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
+  private final Counter notEnoughReplicas;
+
+  public NodeMetrics() {
+    notEnoughReplicas = Counter.builder("quorumkv_not_enough_replicas")
+        .description("requests answered 504 because fewer than ack replicas answered").register(registry);
+  }
+
+  /** Vert.x options that report HTTP and pool metrics into this registry. */
+  public VertxOptions instrument(VertxOptions options) {
+    return options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)
+        .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME)));
+  }
+
+  public MicrometerMetricsFactory vertxMetricsFactory() {
+    return new MicrometerMetricsFactory(registry);
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public <T> Future<T> timeStorage(String operation, Future<T> pending) {
+    Timer.Sample sample = Timer.start(registry);
+    return pending.andThen(done -> sample.stop(storageTimers.computeIfAbsent(operation,
+        op -> Timer.builder("quorumkv_storage_seconds").tag("op", op).publishPercentileHistogram()
+            .description("storage operation latency, queueing on the workers included").register(registry))));
+  }
+
+  @Override
+  public void replicaCall(String outcome) {
+    replicaOutcomes.computeIfAbsent(outcome, o -> Counter.builder("quorumkv_replica_calls").tag("outcome", o)
+        .description("coordinator-to-replica calls by outcome").register(registry)).increment();
+  }
+
+  @Override
+  public void notEnoughReplicas() {
+    notEnoughReplicas.increment();
+  }
+
+  /** Registers the convergence and RocksDB series of a started node. */
+  public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair) {
+    MeterRegistry r = registry;
+    FunctionCounter.builder("quorumkv_read_repairs", readRepair, ReadRepair::repairs)
+        .description("read repairs written").register(r);
+    FunctionCounter.builder("quorumkv_read_repairs_failed", readRepair, ReadRepair::failedRepairs).register(r);
+    FunctionCounter.builder("quorumkv_hints_stored", hints, HintedHandoff::stored).register(r);
+    FunctionCounter.builder("quorumkv_hints_delivered", hints, HintedHandoff::delivered).register(r);
+    FunctionCounter.builder("quorumkv_hints_dropped", hints, HintedHandoff::dropped)
+        .description("hints dropped past the hint window").register(r);
+    for (NodeUrl node : config.cluster()) {
+      if (!node.equals(config.url())) {
+        String target = node.toString();
+        Gauge.builder("quorumkv_hints_pending", hints, h -> h.pendingByTarget().getOrDefault(target, 0L))
+            .tag("target", target).description("hints waiting for a replica").register(r);
+      }
+    }
+    FunctionCounter.builder("quorumkv_range_records_scanned", storage, StorageService::rangeRecordsScanned).register(r);
+    for (String stat : new String[] {"rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-num-keys",
+        "rocksdb.estimate-pending-compaction-bytes", "rocksdb.num-running-compactions", "rocksdb.num-running-flushes",
+        "rocksdb.total-sst-files-size", "rocksdb.estimate-table-readers-mem", "block-cache-usage-bytes",
+        "block-cache-capacity-bytes"}) {
+      Gauge.builder("quorumkv_rocksdb_" + stat.replace("rocksdb.", "").replace('-', '_'), engineSnapshot,
+          s -> s.getOrDefault(stat, 0L)).register(r);
+    }
+    for (String ticker : new String[] {"block-cache-hits", "block-cache-misses", "bytes-written",
+        "compaction-bytes-read", "compaction-bytes-written", "stall-micros"}) {
+      FunctionCounter.builder("quorumkv_rocksdb_" + ticker.replace('-', '_'), engineSnapshot,
+          s -> s.getOrDefault(ticker, 0L)).register(r);
+    }
+  }
+
+  /** Takes a fresh RocksDB snapshot (on a storage worker). */
+  public Future<Void> refreshEngineStats(StorageService storage) {
+    return storage.engineStats().map(stats -> {
+      engineSnapshot.putAll(stats);
+      return null;
+    });
+  }
+}

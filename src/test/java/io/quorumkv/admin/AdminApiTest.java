@@ -1,0 +1,128 @@
+package io.quorumkv.admin;
+
+import io.quorumkv.support.Http;
+import io.quorumkv.support.TestNode;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.InstantSource;
+
+import static io.quorumkv.support.Http.text;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** JFR recording sessions over HTTP, the admin token, and the Prometheus endpoint, on a real node. */
+class AdminApiTest {
+  private static final String TOKEN = "let-me-in";
+  private static final String[] AUTH = {"Authorization", "Bearer " + TOKEN};
+
+  @TempDir
+  static Path dataDir;
+  static TestNode node;
+  static Http http;
+
+  @BeforeAll
+  static void startNode() {
+    node = TestNode.start(TestNode.config(dataDir, new JsonObject().put("adminToken", TOKEN)), InstantSource.system());
+    http = node.http;
+  }
+
+  @AfterAll
+  static void stopNode() {
+    node.close();
+  }
+
+  @Test
+  void adminRequestsNeedTheToken() {
+    HttpResponse<byte[]> none = http.send("GET", "/admin/jfr", HttpRequest.BodyPublishers.noBody());
+    assertEquals(401, none.statusCode());
+    HttpResponse<byte[]> wrong = http.send("GET", "/admin/jfr", HttpRequest.BodyPublishers.noBody(),
+        "Authorization", "Bearer nope");
+    assertEquals(403, wrong.statusCode());
+    HttpResponse<byte[]> startWithout = http.send("POST", "/admin/jfr?name=sneaky", HttpRequest.BodyPublishers.noBody());
+    assertEquals(401, startWithout.statusCode());
+    assertEquals(200, admin("GET", "/admin/jfr").statusCode());
+    assertTrue(!text(admin("GET", "/admin/jfr")).contains("sneaky"), "a refused start started nothing");
+  }
+
+  @Test
+  void recordingLifecycleFromStartToFlameGraphs() {
+    HttpResponse<byte[]> started = admin("POST", "/admin/jfr?name=session1&duration=120000&settings=profile");
+    assertEquals(201, started.statusCode(), text(started));
+    assertEquals("running", new JsonObject(text(started)).getString("state"));
+
+    for (int i = 0; i < 3_000; i++) {
+      http.putEntity("load-" + (i % 200), "value-" + i);
+      http.get("/v0/entity?id=load-" + (i % 200));
+    }
+
+    JsonArray listed = new JsonArray(text(admin("GET", "/admin/jfr")));
+    assertTrue(listed.stream().anyMatch(r -> "session1".equals(((JsonObject) r).getString("name"))), listed.encode());
+
+    HttpResponse<byte[]> stopped = admin("POST", "/admin/jfr/stop?name=session1");
+    assertEquals(200, stopped.statusCode(), text(stopped));
+    assertTrue(!"running".equals(new JsonObject(text(stopped)).getString("state")));
+
+    HttpResponse<byte[]> file = admin("GET", "/admin/jfr/file?name=session1");
+    assertEquals(200, file.statusCode());
+    assertTrue(file.body().length > 10_000, "recording of " + file.body().length + " bytes");
+    byte[] magic = new byte[4];
+    System.arraycopy(file.body(), 0, magic, 0, 4);
+    assertArrayEquals(new byte[] {'F', 'L', 'R', 0}, magic, "a JFR file starts with FLR\\0");
+
+    for (String type : new String[] {"cpu", "alloc", "lock"}) {
+      HttpResponse<byte[]> flame = admin("GET", "/admin/jfr/flame?name=session1&type=" + type);
+      assertEquals(200, flame.statusCode(), type);
+      assertTrue(flame.headers().firstValue("content-type").orElse("").startsWith("text/html"));
+      assertTrue(text(flame).contains("<html") || text(flame).contains("<!DOCTYPE"), type);
+    }
+    String alloc = text(admin("GET", "/admin/jfr/flame?name=session1&type=alloc"));
+    assertTrue(alloc.contains("quorumkv"), "the allocation flame graph names our classes");
+  }
+
+  @Test
+  void badRequestsAreClean4xx() {
+    assertEquals(400, admin("POST", "/admin/jfr?name=bad/name").statusCode());
+    assertEquals(400, admin("POST", "/admin/jfr?name=x&settings=fast").statusCode());
+    assertEquals(400, admin("POST", "/admin/jfr?name=x&duration=-1").statusCode());
+    assertEquals(404, admin("POST", "/admin/jfr/stop?name=never-started").statusCode());
+    assertEquals(404, admin("GET", "/admin/jfr/file?name=never-started").statusCode());
+    assertEquals(400, admin("GET", "/admin/jfr/flame?name=x&type=heat").statusCode());
+  }
+
+  @Test
+  void prometheusEndpointExposesTheNamedSeries() {
+    http.putEntity("metered", "v");
+    http.get("/v0/entity?id=metered");
+    http.get("/v0/entity?id=not-there");
+    String metrics = text(http.get("/metrics"));
+    for (String series : new String[] {
+        "vertx_http_server_requests_total{code=\"201\",method=\"PUT\",route=\"/v0/entity\"}",
+        "vertx_http_server_requests_total{code=\"404\",method=\"GET\",route=\"/v0/entity\"}",
+        "vertx_http_server_response_time_seconds",
+        "quorumkv_storage_seconds_count{op=\"get\"}",
+        "quorumkv_storage_seconds_count{op=\"apply\"}",
+        "quorumkv_replica_calls_total{outcome=\"ok\"}",
+        "quorumkv_not_enough_replicas_total",
+        "quorumkv_read_repairs_total",
+        "quorumkv_hints_dropped_total",
+        "quorumkv_rocksdb_cur_size_all_mem_tables",
+        "quorumkv_rocksdb_block_cache_hits_total",
+        "quorumkv_rocksdb_block_cache_usage_bytes",
+        "quorumkv_rocksdb_estimate_pending_compaction_bytes"}) {
+      assertTrue(metrics.contains(series), "missing " + series);
+    }
+  }
+
+  private static HttpResponse<byte[]> admin(String method, String path) {
+    return http.send(method, path, HttpRequest.BodyPublishers.noBody(), AUTH);
+  }
+}
