@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * A start that fails prints one line saying why and exits with status 1; bad arguments exit with 2.
  */
 public final class Main {
-  private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]";
+  private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]\n"
+      + "       java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]   (load tool; bench alone for its options)";
   private static final long STOP_MARGIN_MS = 5_000;
   /** Held so the level sticks: java.util.logging keeps loggers weakly. */
   private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
@@ -24,6 +25,9 @@ public final class Main {
   }
 
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("bench")) {
+      System.exit(io.quorumkv.bench.LoadTool.run(java.util.List.of(args).subList(1, args.length), System.out, System.err));
+    }
     System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
     HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
     METER_REGISTRY_LOG.setLevel(java.util.logging.Level.SEVERE);

@@ -1,0 +1,120 @@
+package io.quorumkv.bench;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * The load tool's options: {@code bench --url URL --rate N [--connections C] [--duration 30s]
+ * [--workload get|put|delete|mixed|range] [--keys K] [--value-size B] [--ack A --from F]
+ * [--put-share 0.1] [--range-keys 10] [--out DIR]}.
+ */
+public record LoadOptions(URI url, int rate, int connections, Duration duration, Workload.Kind workload, int keys,
+                          int valueSize, Integer ack, Integer from, double putShare, Path out) {
+
+  public static final String USAGE = """
+      usage: java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]
+        --connections N    keep-alive connections (default 64)
+        --duration D       run time: 30s, 2m, 500ms (default 30s)
+        --workload W       get, put, delete, mixed (PUT share by --put-share) or range (default get)
+        --keys N           key space k0 .. k(N-1) (default 100000)
+        --value-size B     PUT value bytes (default 100)
+        --ack A --from F   quorum for every request (default: the node's)
+        --put-share S      PUT share of the mixed workload (default 0.1)
+        --out DIR          also write DIR/latency.txt, DIR/latency.hlog and DIR/latency.png""";
+
+  public static LoadOptions parse(List<String> args) {
+    Deque<String> rest = new ArrayDeque<>(args);
+    URI url = null;
+    int rate = -1;
+    int connections = 64;
+    Duration duration = Duration.ofSeconds(30);
+    Workload.Kind workload = Workload.Kind.GET;
+    int keys = 100_000;
+    int valueSize = 100;
+    Integer ack = null;
+    Integer from = null;
+    double putShare = 0.1;
+    Path out = null;
+    while (!rest.isEmpty()) {
+      String option = rest.pop();
+      if (rest.isEmpty()) {
+        throw new IllegalArgumentException(option + " needs a value");
+      }
+      String value = rest.pop();
+      switch (option) {
+        case "--url" -> url = URI.create(value);
+        case "--rate" -> rate = positive(option, value);
+        case "--connections" -> connections = positive(option, value);
+        case "--duration" -> duration = duration(value);
+        case "--workload" -> workload = Workload.Kind.parse(value);
+        case "--keys" -> keys = positive(option, value);
+        case "--value-size" -> valueSize = nonNegative(option, value);
+        case "--ack" -> ack = positive(option, value);
+        case "--from" -> from = positive(option, value);
+        case "--put-share" -> putShare = share(value);
+        case "--out" -> out = Path.of(value);
+        default -> throw new IllegalArgumentException("unknown option " + option);
+      }
+    }
+    if (url == null || rate < 0) {
+      throw new IllegalArgumentException("--url and --rate are required");
+    }
+    if (url.getHost() == null || url.getPort() < 0) {
+      throw new IllegalArgumentException("--url must look like http://host:port");
+    }
+    return new LoadOptions(url, rate, connections, duration, workload, keys, valueSize, ack, from, putShare, out);
+  }
+
+  static Duration duration(String text) {
+    try {
+      if (text.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+      }
+      if (text.endsWith("s")) {
+        return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
+      }
+      if (text.endsWith("m")) {
+        return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
+      }
+      return Duration.ofSeconds(Long.parseLong(text));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--duration: '" + text + "' is not like 30s, 2m or 500ms");
+    }
+  }
+
+  private static int positive(String option, String text) {
+    int value = nonNegative(option, text);
+    if (value == 0) {
+      throw new IllegalArgumentException(option + " must be positive");
+    }
+    return value;
+  }
+
+  private static int nonNegative(String option, String text) {
+    try {
+      int value = Integer.parseInt(text);
+      if (value >= 0) {
+        return value;
+      }
+    } catch (NumberFormatException ignored) {
+      // answered below
+    }
+    throw new IllegalArgumentException(option + " must be a whole number, got '" + text + "'");
+  }
+
+  private static double share(String text) {
+    try {
+      double value = Double.parseDouble(text);
+      if (value >= 0 && value <= 1) {
+        return value;
+      }
+    } catch (NumberFormatException ignored) {
+      // answered below
+    }
+    throw new IllegalArgumentException("--put-share must be between 0 and 1, got '" + text + "'");
+  }
+}

@@ -1,0 +1,67 @@
+package io.quorumkv.bench;
+
+import io.vertx.core.Vertx;
+import org.HdrHistogram.HistogramLogWriter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code java -jar quorumkv.jar bench ...}: a constant-rate load generator in the manner of wrk2
+ * (which Debian does not ship), with its percentile output, an HdrHistogram log and a chart.
+ * See {@link LoadOptions#USAGE}.
+ */
+public final class LoadTool {
+  private LoadTool() {
+  }
+
+  /** Runs the tool; returns the process exit status. */
+  public static int run(List<String> args, PrintStream out, PrintStream progress) {
+    LoadOptions options;
+    try {
+      options = LoadOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      progress.println("bench: " + e.getMessage());
+      progress.println(LoadOptions.USAGE);
+      return 2;
+    }
+    System.setProperty("java.awt.headless", "true");
+    Vertx vertx = Vertx.vertx();
+    try {
+      HistogramLogWriter log = null;
+      if (options.out() != null) {
+        Files.createDirectories(options.out());
+        log = new HistogramLogWriter(options.out().resolve("latency.hlog").toFile());
+      }
+      LoadGenerator.Result result = new LoadGenerator(vertx, options).run(progress, log)
+          .toCompletionStage().toCompletableFuture()
+          .get(options.duration().toMillis() + TimeUnit.MINUTES.toMillis(1), TimeUnit.MILLISECONDS);
+      ByteArrayOutputStream text = new ByteArrayOutputStream();
+      LatencyReport.print(new PrintStream(text, true, StandardCharsets.UTF_8), options, result);
+      out.print(text.toString(StandardCharsets.UTF_8));
+      if (log != null) {
+        log.close();
+        Path dir = options.out();
+        Files.writeString(dir.resolve("latency.txt"), text.toString(StandardCharsets.UTF_8));
+        LatencyReport.writeChart(dir.resolve("latency.png"), options.workload().name().toLowerCase() + " at "
+            + options.rate() + " req/s, " + options.connections() + " connections", result.latencyMicros());
+        progress.println("wrote " + dir.resolve("latency.txt") + ", latency.hlog and latency.png");
+      }
+      return result.errors() > 0 ? 1 : 0;
+    } catch (IOException e) {
+      progress.println("bench: cannot write results: " + e.getMessage());
+      return 1;
+    } catch (Exception e) {
+      progress.println("bench: run failed: " + e);
+      return 1;
+    } finally {
+      vertx.close();
+    }
+  }
+}
