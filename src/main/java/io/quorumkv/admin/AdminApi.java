@@ -153,7 +153,7 @@ public final class AdminApi {
     try {
       return JfrRecordings.FlameKind.valueOf((type == null ? "cpu" : type).toUpperCase());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("type must be cpu, alloc or lock, got '" + type + "'");
+      throw new IllegalArgumentException("type must be cpu, alloc, lock or wall, got '" + type + "'");
     }
   }
 

@@ -40,9 +40,12 @@ public final class JfrRecordings {
     }
   }
 
-  /** The flame graph kinds: CPU samples, allocation samples, lock contention. */
+  /**
+   * The flame graph kinds: CPU (Java execution samples), allocation samples, lock contention,
+   * and wall (execution plus native-method samples: where threads are, in Java or in native code).
+   */
   public enum FlameKind {
-    CPU("--cpu"), ALLOC("--alloc"), LOCK("--lock");
+    CPU("--cpu"), ALLOC("--alloc"), LOCK("--lock"), WALL("--wall");
 
     private final String converterFlag;
 

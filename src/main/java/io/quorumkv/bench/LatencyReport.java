@@ -29,7 +29,8 @@ final class LatencyReport {
 
   static void print(PrintStream out, LoadOptions options, LoadGenerator.Result result) {
     Histogram h = result.latencyMicros();
-    out.printf("Running %s test @ %s%n", humanDuration(options.duration().toMillis()), options.url());
+    out.printf("Running %s test @ %s (after a %s warm-up at the same rate)%n", humanDuration(options.duration().toMillis()),
+        options.url(), humanDuration(options.warmup().toMillis()));
     out.printf("  %d connections, target %,d req/s, workload %s%n", options.connections(), options.rate(),
         options.workload().name().toLowerCase());
     out.println("  Latency Distribution (HdrHistogram - Recorded Latency)");

@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
  * intended send times ({@code connections / rate} apart), sends one request at a time, and
  * records every latency from the request's intended send time, not from when it was actually
  * sent, so a stalled server is charged for the requests it kept from being sent (coordinated
- * omission corrected). Latencies go into HdrHistograms, in microseconds.
+ * omission corrected). Latencies go into HdrHistograms, in microseconds. A warm-up at the same
+ * rate comes first and is not recorded, so JIT compilation of this tool and of the server does
+ * not pass for server latency (wrk2 likewise skips its calibration period).
  */
 final class LoadGenerator {
   static final long MAX_LATENCY_MICROS = TimeUnit.MINUTES.toMicros(10);
@@ -61,7 +63,8 @@ final class LoadGenerator {
             .setKeepAlive(true).setTcpNoDelay(true),
         new PoolOptions().setHttp1MaxSize(options.connections()));
     Histogram total = new Histogram(MAX_LATENCY_MICROS, 3);
-    long startNanos = System.nanoTime();
+    long scheduleStartNanos = System.nanoTime();
+    long startNanos = scheduleStartNanos + options.warmup().toNanos();
     long endNanos = startNanos + options.duration().toNanos();
     long intervalNanos = (long) (1e9 * options.connections() / options.rate());
     if (log != null) {
@@ -72,6 +75,10 @@ final class LoadGenerator {
     }
     long[] lastSecond = {startNanos};
     long ticker = vertx.setPeriodic(1_000, t -> {
+      if (System.nanoTime() < startNanos) {
+        progress.printf("\r[warm-up] %,d requests sent   ", sent.sum());
+        return;
+      }
       Histogram interval = recorder.getIntervalHistogram();
       total.add(interval);
       if (log != null) {
@@ -86,15 +93,15 @@ final class LoadGenerator {
     });
     List<Future<Void>> drivers = new ArrayList<>();
     for (int c = 0; c < options.connections(); c++) {
-      long firstNanos = startNanos + (long) (c * 1e9 / options.rate());
+      long firstNanos = scheduleStartNanos + (long) (c * 1e9 / options.rate());
       Promise<Void> done = Promise.promise();
       Context context = vertx.getOrCreateContext();
-      context.runOnContext(v -> new Driver(client, firstNanos, intervalNanos, endNanos, done).next());
+      context.runOnContext(v -> new Driver(client, firstNanos, intervalNanos, startNanos, endNanos, done).next());
       drivers.add(done.future());
     }
     return Future.join(drivers).transform(finished -> {
       vertx.cancelTimer(ticker);
-      long elapsed = System.nanoTime() - startNanos;
+      long elapsed = Math.max(1, System.nanoTime() - startNanos);
       Histogram last = recorder.getIntervalHistogram();
       total.add(last);
       if (log != null && last.getTotalCount() > 0) {
@@ -110,14 +117,17 @@ final class LoadGenerator {
     private final HttpClient client;
     private final long firstNanos;
     private final long intervalNanos;
+    private final long measureFromNanos;
     private final long endNanos;
     private final Promise<Void> done;
     private long index;
 
-    Driver(HttpClient client, long firstNanos, long intervalNanos, long endNanos, Promise<Void> done) {
+    Driver(HttpClient client, long firstNanos, long intervalNanos, long measureFromNanos, long endNanos,
+           Promise<Void> done) {
       this.client = client;
       this.firstNanos = firstNanos;
       this.intervalNanos = intervalNanos;
+      this.measureFromNanos = measureFromNanos;
       this.endNanos = endNanos;
       this.done = done;
     }
@@ -142,7 +152,7 @@ final class LoadGenerator {
      * request may leave up to a millisecond early; its latency then counts from when it left.
      */
     private void send(long intendedNanos) {
-      long measuredFrom = Math.max(intendedNanos, System.nanoTime());
+      long measuredFrom = Math.min(intendedNanos, System.nanoTime());
       Workload.Request request = workload.next();
       sent.increment();
       RequestOptions requestOptions = new RequestOptions().setMethod(request.method()).setURI(request.uri())
@@ -151,7 +161,12 @@ final class LoadGenerator {
           .compose(req -> request.body() == null ? req.send() : req.send(request.body()))
           .compose(response -> response.body().map(response.statusCode()))
           .onComplete(outcome -> {
-            if (outcome.succeeded()) {
+            boolean measured = intendedNanos >= measureFromNanos;
+            if (!measured) {
+              if (outcome.failed()) {
+                errors.increment();
+              }
+            } else if (outcome.succeeded()) {
               long micros = Math.min((System.nanoTime() - measuredFrom) / 1_000, MAX_LATENCY_MICROS);
               recorder.recordValue(Math.max(micros, 1));
               completed.increment();

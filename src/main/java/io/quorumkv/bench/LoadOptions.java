@@ -12,13 +12,14 @@ import java.util.List;
  * [--workload get|put|delete|mixed|range] [--keys K] [--value-size B] [--ack A --from F]
  * [--put-share 0.1] [--range-keys 10] [--out DIR]}.
  */
-public record LoadOptions(URI url, int rate, int connections, Duration duration, Workload.Kind workload, int keys,
-                          int valueSize, Integer ack, Integer from, double putShare, Path out) {
+public record LoadOptions(URI url, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
+                          int keys, int valueSize, Integer ack, Integer from, double putShare, Path out) {
 
   public static final String USAGE = """
       usage: java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]
         --connections N    keep-alive connections (default 64)
-        --duration D       run time: 30s, 2m, 500ms (default 30s)
+        --duration D       measured run time: 30s, 2m, 500ms (default 30s)
+        --warmup D         load at the same rate before measuring, not recorded (default 5s; 0s for none)
         --workload W       get, put, delete, mixed (PUT share by --put-share) or range (default get)
         --keys N           key space k0 .. k(N-1) (default 100000)
         --value-size B     PUT value bytes (default 100)
@@ -32,6 +33,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
     int rate = -1;
     int connections = 64;
     Duration duration = Duration.ofSeconds(30);
+    Duration warmup = Duration.ofSeconds(5);
     Workload.Kind workload = Workload.Kind.GET;
     int keys = 100_000;
     int valueSize = 100;
@@ -50,6 +52,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         case "--rate" -> rate = positive(option, value);
         case "--connections" -> connections = positive(option, value);
         case "--duration" -> duration = duration(value);
+        case "--warmup" -> warmup = duration(value);
         case "--workload" -> workload = Workload.Kind.parse(value);
         case "--keys" -> keys = positive(option, value);
         case "--value-size" -> valueSize = nonNegative(option, value);
@@ -66,7 +69,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
     if (url.getHost() == null || url.getPort() < 0) {
       throw new IllegalArgumentException("--url must look like http://host:port");
     }
-    return new LoadOptions(url, rate, connections, duration, workload, keys, valueSize, ack, from, putShare, out);
+    return new LoadOptions(url, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare, out);
   }
 
   static Duration duration(String text) {

@@ -78,7 +78,7 @@ class AdminApiTest {
     System.arraycopy(file.body(), 0, magic, 0, 4);
     assertArrayEquals(new byte[] {'F', 'L', 'R', 0}, magic, "a JFR file starts with FLR\\0");
 
-    for (String type : new String[] {"cpu", "alloc", "lock"}) {
+    for (String type : new String[] {"cpu", "alloc", "lock", "wall"}) {
       HttpResponse<byte[]> flame = admin("GET", "/admin/jfr/flame?name=session1&type=" + type);
       assertEquals(200, flame.statusCode(), type);
       assertTrue(flame.headers().firstValue("content-type").orElse("").startsWith("text/html"));

@@ -44,7 +44,7 @@ class LoadToolTest {
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     int status = LoadTool.run(List.of("--url", "http://127.0.0.1:" + node.port(), "--rate", Integer.toString(rate),
-        "--connections", "8", "--duration", seconds + "s", "--workload", "mixed", "--keys", "500", "--out", out.toString()),
+        "--connections", "8", "--duration", seconds + "s", "--warmup", "1s", "--workload", "mixed", "--keys", "500", "--out", out.toString()),
         new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
     String report = stdout.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, report + progress);

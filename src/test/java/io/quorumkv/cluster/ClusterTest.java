@@ -189,6 +189,26 @@ class ClusterTest {
     assertEquals(30, total);
   }
 
+  @Test
+  void aClusterWideJfrSessionStartsAndStopsOnEveryNode() {
+    HttpResponse<byte[]> published = cluster.http(0).send("POST", "/admin/jfr?name=everywhere&duration=60000&scope=cluster",
+        HttpRequest.BodyPublishers.noBody());
+    assertEquals(202, published.statusCode(), text(published));
+    for (int i = 0; i < 3; i++) {
+      int node = i;
+      Await.until("node " + node + " records", java.time.Duration.ofSeconds(20),
+          () -> text(cluster.http(node).get("/admin/jfr")).contains("\"running\""));
+    }
+    assertEquals(202, cluster.http(1).send("POST", "/admin/jfr/stop?name=everywhere&scope=cluster",
+        HttpRequest.BodyPublishers.noBody()).statusCode());
+    for (int i = 0; i < 3; i++) {
+      int node = i;
+      Await.until("node " + node + " stopped recording", java.time.Duration.ofSeconds(20),
+          () -> !text(cluster.http(node).get("/admin/jfr")).contains("\"running\""));
+      assertEquals(200, cluster.http(node).get("/admin/jfr/file?name=everywhere").statusCode());
+    }
+  }
+
   private static long versionOf(HttpResponse<byte[]> response) {
     assertEquals(201, response.statusCode());
     return Long.parseLong(response.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
