@@ -218,7 +218,10 @@ public final class Node {
 
   private void startTimers() {
     warnAboutResurrection();
-    hintTimer = vertx.setPeriodic(config.hints().retryMs(), tick -> hints.replayToLiveTargets());
+    hintTimer = vertx.setPeriodic(config.hints().retryMs(), tick -> {
+      hints.replayToLiveTargets();
+      hints.dropExpiredHintsOfDownTargets();
+    });
     metrics.refreshEngineStats(storage);
     metricsTimer = vertx.setPeriodic(NodeMetrics.ENGINE_REFRESH_MS, tick -> metrics.refreshEngineStats(storage));
     leaseTimer = vertx.setPeriodic(ClockLease.RENEW_EVERY_MS, tick -> renewClockLease());

@@ -24,6 +24,7 @@ public final class AdminApi {
   public static final String PATH = "/admin/jfr";
   static final String COMMANDS = "quorumkv.admin.jfr";
   private static final long DEFAULT_DURATION_MS = 60_000;
+  private static final long MAX_DURATION_MS = 3_600_000;
 
   private final Vertx vertx;
   private final JfrRecordings recordings;
@@ -37,7 +38,7 @@ public final class AdminApi {
 
   /** Listens for cluster-wide commands (on every node, this one included). */
   public MessageConsumer<JsonObject> listenForClusterCommands() {
-    return vertx.eventBus().consumer(COMMANDS, message -> run(message.body())
+    return vertx.eventBus().<JsonObject>consumer(COMMANDS, message -> authorizedCommand(message.body()).compose(this::run)
         .onFailure(e -> System.getLogger(AdminApi.class.getName())
             .log(System.Logger.Level.WARNING, "cluster JFR command failed: " + e.getMessage())));
   }
@@ -74,6 +75,18 @@ public final class AdminApi {
         + ", POST " + PATH + "/stop, GET " + PATH + "/file or GET " + PATH + "/flame"));
   }
 
+  /**
+   * A command from the event bus runs only if it carries this node's admin token (when one is
+   * set): anyone who can join the Hazelcast group can publish on the event bus.
+   */
+  private Future<JsonObject> authorizedCommand(JsonObject command) {
+    String given = command.getString("token");
+    if (token != null && (given == null || !MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8)))) {
+      return Future.failedFuture("cluster command without this node's admin token, ignored");
+    }
+    return Future.succeededFuture(command);
+  }
+
   private void authorize(RoutingContext ctx) {
     if (token == null) {
       ctx.next();
@@ -104,7 +117,11 @@ public final class AdminApi {
         plain(ctx, 400, e.getMessage());
         return;
       }
-      vertx.eventBus().publish(COMMANDS, command);
+      JsonObject signed = command.copy();
+      if (token != null) {
+        signed.put("token", new String(token, StandardCharsets.UTF_8));
+      }
+      vertx.eventBus().publish(COMMANDS, signed);
       ctx.response().setStatusCode(202).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
           .end(new JsonObject().put("published", command).encodePrettily());
       return;
@@ -140,13 +157,13 @@ public final class AdminApi {
     }
     try {
       long ms = Long.parseLong(text);
-      if (ms > 0) {
+      if (ms > 0 && ms <= MAX_DURATION_MS) {
         return ms;
       }
     } catch (NumberFormatException ignored) {
       // answered below
     }
-    throw new IllegalArgumentException("duration must be a positive number of milliseconds, got '" + text + "'");
+    throw new IllegalArgumentException("duration must be 1 to " + MAX_DURATION_MS + " milliseconds, got '" + text + "'");
   }
 
   private static JfrRecordings.FlameKind flameKind(String type) {

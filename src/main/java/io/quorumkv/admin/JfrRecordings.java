@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  */
 public final class JfrRecordings {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  /** A recording stops growing past this: old chunks are dropped. */
+  private static final long MAX_RECORDING_BYTES = 256L << 20;
 
   private final Path dir;
   private final Map<String, Recording> recordings = new ConcurrentHashMap<>();
@@ -79,6 +81,7 @@ public final class JfrRecordings {
     recording.setToDisk(true);
     recording.setDestination(fileOf(name));
     recording.setDuration(duration);
+    recording.setMaxSize(MAX_RECORDING_BYTES);
     Recording previous = recordings.putIfAbsent(name, recording);
     if (previous != null && previous.getState() == RecordingState.RUNNING) {
       recording.close();

@@ -45,6 +45,9 @@ final class LatencyReport {
     if (result.non2xx() > 0) {
       out.printf("  Non-2xx or 3xx responses: %d%n", result.non2xx());
     }
+    if (result.unsent() > 0) {
+      out.printf("  Due but not sent by the end (server behind): %d%n", result.unsent());
+    }
     if (result.errors() > 0) {
       out.printf("  Socket errors or timeouts: %d%n", result.errors());
     }

@@ -39,9 +39,11 @@ final class LoadGenerator {
   private final LongAdder completed = new LongAdder();
   private final LongAdder non2xx = new LongAdder();
   private final LongAdder errors = new LongAdder();
+  private final LongAdder unsent = new LongAdder();
 
   /** The outcome of a run. */
-  record Result(Histogram latencyMicros, long requests, long non2xx, long errors, long elapsedNanos) {
+  /** {@code unsent}: requests due before the end that were never sent because the server was behind. */
+  record Result(Histogram latencyMicros, long requests, long non2xx, long errors, long unsent, long elapsedNanos) {
     double requestsPerSecond() {
       return requests / (elapsedNanos / 1e9);
     }
@@ -74,7 +76,52 @@ final class LoadGenerator {
       log.outputLegend();
     }
     long[] lastSecond = {startNanos};
-    long ticker = vertx.setPeriodic(1_000, t -> {
+    // The per-second bookkeeping (percentiles, the log file, the progress line) runs on a worker,
+    // so it never delays the drivers' sends on the event loops.
+    long ticker = vertx.setPeriodic(1_000, t -> vertx.executeBlocking(() -> {
+      tick(progress, log, total, startNanos, lastSecond);
+      return null;
+    }));
+    return driverContexts().compose(contexts -> {
+      List<Future<Void>> drivers = new ArrayList<>();
+      for (int c = 0; c < options.connections(); c++) {
+        long firstNanos = scheduleStartNanos + (long) (c * 1e9 / options.rate());
+        Promise<Void> done = Promise.promise();
+        contexts.get(c % contexts.size()).runOnContext(
+            v -> new Driver(client, firstNanos, intervalNanos, startNanos, endNanos, done).next());
+        drivers.add(done.future());
+      }
+      return Future.join(drivers);
+    }).transform(finished -> {
+      vertx.cancelTimer(ticker);
+      long elapsed = Math.max(1, System.nanoTime() - startNanos);
+      synchronized (total) {
+        Histogram last = recorder.getIntervalHistogram();
+        total.add(last);
+        if (log != null && last.getTotalCount() > 0) {
+          log.outputIntervalHistogram(last);
+        }
+      }
+      progress.println();
+      return client.close().map(new Result(total, completed.sum(), non2xx.sum(), errors.sum(), unsent.sum(), elapsed));
+    });
+  }
+
+  /** One event-loop context per event loop, so the drivers use every core the tool has. */
+  private Future<List<Context>> driverContexts() {
+    List<Context> contexts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    int loops = Runtime.getRuntime().availableProcessors();
+    return vertx.deployVerticle(() -> new io.vertx.core.VerticleBase() {
+      @Override
+      public Future<?> start() {
+        contexts.add(context);
+        return Future.succeededFuture();
+      }
+    }, new io.vertx.core.DeploymentOptions().setInstances(loops)).map(id -> contexts);
+  }
+
+  private void tick(PrintStream progress, HistogramLogWriter log, Histogram total, long startNanos, long[] lastSecond) {
+    synchronized (total) {
       if (System.nanoTime() < startNanos) {
         progress.printf("\r[warm-up] %,d requests sent   ", sent.sum());
         return;
@@ -90,26 +137,7 @@ final class LoadGenerator {
           interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
           interval.getMaxValue() / 1000.0, errors.sum());
       lastSecond[0] = now;
-    });
-    List<Future<Void>> drivers = new ArrayList<>();
-    for (int c = 0; c < options.connections(); c++) {
-      long firstNanos = scheduleStartNanos + (long) (c * 1e9 / options.rate());
-      Promise<Void> done = Promise.promise();
-      Context context = vertx.getOrCreateContext();
-      context.runOnContext(v -> new Driver(client, firstNanos, intervalNanos, startNanos, endNanos, done).next());
-      drivers.add(done.future());
     }
-    return Future.join(drivers).transform(finished -> {
-      vertx.cancelTimer(ticker);
-      long elapsed = Math.max(1, System.nanoTime() - startNanos);
-      Histogram last = recorder.getIntervalHistogram();
-      total.add(last);
-      if (log != null && last.getTotalCount() > 0) {
-        log.outputIntervalHistogram(last);
-      }
-      progress.println();
-      return client.close().map(new Result(total, completed.sum(), non2xx.sum(), errors.sum(), elapsed));
-    });
   }
 
   /** One connection's schedule: request i is due at {@code first + i * interval}. */
@@ -138,6 +166,11 @@ final class LoadGenerator {
         done.complete();
         return;
       }
+      if (System.nanoTime() >= endNanos) {
+        unsent.add((endNanos - intended + intervalNanos - 1) / intervalNanos);
+        done.complete();
+        return;
+      }
       index++;
       long waitNanos = intended - System.nanoTime();
       if (waitNanos >= 1_000_000) {
@@ -163,10 +196,10 @@ final class LoadGenerator {
           .onComplete(outcome -> {
             boolean measured = intendedNanos >= measureFromNanos;
             if (!measured) {
-              if (outcome.failed()) {
-                errors.increment();
-              }
-            } else if (outcome.succeeded()) {
+              next();
+              return;
+            }
+            if (outcome.succeeded()) {
               long micros = Math.min((System.nanoTime() - measuredFrom) / 1_000, MAX_LATENCY_MICROS);
               recorder.recordValue(Math.max(micros, 1));
               completed.increment();

@@ -41,7 +41,8 @@ public final class LoadTool {
       }
       LoadGenerator.Result result = new LoadGenerator(vertx, options).run(progress, log)
           .toCompletionStage().toCompletableFuture()
-          .get(options.duration().toMillis() + TimeUnit.MINUTES.toMillis(1), TimeUnit.MILLISECONDS);
+          .get(options.warmup().toMillis() + options.duration().toMillis() + TimeUnit.MINUTES.toMillis(2),
+              TimeUnit.MILLISECONDS);
       ByteArrayOutputStream text = new ByteArrayOutputStream();
       LatencyReport.print(new PrintStream(text, true, StandardCharsets.UTF_8), options, result);
       out.print(text.toString(StandardCharsets.UTF_8));

@@ -2,7 +2,8 @@ package io.quorumkv.cluster;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.cluster.InitialMembershipEvent;
+import com.hazelcast.cluster.InitialMembershipListener;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.HazelcastInstance;
@@ -66,7 +67,14 @@ public final class HazelcastMembership implements LiveNodes {
 
   /** Starts following the membership of a joined Hazelcast instance. */
   public void follow(HazelcastInstance hazelcast) {
-    hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+    // An initial-membership listener gets the current members atomically with its registration,
+    // so no removal can slip in between a snapshot and the listener.
+    hazelcast.getCluster().addMembershipListener(new InitialMembershipListener() {
+      @Override
+      public void init(InitialMembershipEvent event) {
+        event.getMembers().forEach(HazelcastMembership.this::track);
+      }
+
       @Override
       public void memberAdded(MembershipEvent event) {
         NodeUrl joined = track(event.getMember());
@@ -77,16 +85,19 @@ public final class HazelcastMembership implements LiveNodes {
 
       @Override
       public void memberRemoved(MembershipEvent event) {
-        NodeUrl gone = members.remove(event.getMember().getUuid());
-        if (gone != null && !gone.equals(self) && !members.containsValue(gone)) {
-          alive.remove(gone);
-        }
+        forget(event.getMember().getUuid());
       }
     });
-    hazelcast.getCluster().getMembers().forEach(this::track);
   }
 
-  private NodeUrl track(Member member) {
+  private synchronized void forget(UUID member) {
+    NodeUrl gone = members.remove(member);
+    if (gone != null && !gone.equals(self) && !members.containsValue(gone)) {
+      alive.remove(gone);
+    }
+  }
+
+  private synchronized NodeUrl track(Member member) {
     String url = member.getAttribute(URL_ATTRIBUTE);
     if (url == null) {
       return null;

@@ -7,6 +7,7 @@ import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,7 +35,7 @@ public final class HintedHandoff {
   private final LiveNodes liveNodes;
   private final long windowMillis;
   private final Map<String, AtomicLong> pending = new ConcurrentHashMap<>();
-  private final Set<String> replaying = ConcurrentHashMap.newKeySet();
+  private final Map<String, Future<Void>> replaying = new ConcurrentHashMap<>();
   private final LongAdder stored = new LongAdder();
   private final LongAdder delivered = new LongAdder();
   private final LongAdder dropped = new LongAdder();
@@ -92,26 +93,64 @@ public final class HintedHandoff {
   public Future<Void> replay(NodeUrl target) {
     String name = target.toString();
     Replica replica = replicas.get(target);
-    if (replica == null || !replaying.add(name)) {
+    if (replica == null) {
       return Future.succeededFuture();
     }
-    return replayBatches(name, replica).eventually(() -> {
-      replaying.remove(name);
-      return Future.succeededFuture();
-    });
+    Promise<Void> done = Promise.promise();
+    Future<Void> running = replaying.putIfAbsent(name, done.future());
+    if (running != null) {
+      return running;
+    }
+    done.future().onComplete(ended -> replaying.remove(name, done.future()));
+    replayFrom(name, replica, -1, done);
+    return done.future();
   }
 
-  private Future<Void> replayBatches(String target, Replica replica) {
-    return storage.hints(target, BATCH).compose(hints -> {
+  /**
+   * Delivers the target's hints after {@code afterSequence}, batch by batch, as a loop over
+   * callbacks rather than nested Futures (a long replay must not deepen the stack). Each batch
+   * settles completely before the next starts or the replay stops at a failure.
+   */
+  private void replayFrom(String target, Replica replica, long afterSequence, Promise<Void> done) {
+    storage.hints(target, afterSequence, BATCH).onComplete(read -> {
+      if (read.failed()) {
+        done.fail(read.cause());
+        return;
+      }
+      List<Hint> hints = read.result();
       if (hints.isEmpty()) {
-        return Future.succeededFuture();
+        done.complete();
+        return;
       }
       List<Future<Void>> deliveries = new ArrayList<>();
       for (Hint hint : hints) {
         deliveries.add(deliver(hint, replica));
       }
-      return Future.all(deliveries).compose(all -> replayBatches(target, replica));
+      long last = hints.get(hints.size() - 1).sequence();
+      Future.join(deliveries).onComplete(batch -> {
+        if (batch.failed()) {
+          done.fail(batch.cause());
+        } else {
+          replayFrom(target, replica, last, done);
+        }
+      });
     });
+  }
+
+  /** Drops the expired hints of targets that are not alive, so a long-gone replica's hints do not pile up. */
+  public Future<Void> dropExpiredHintsOfDownTargets() {
+    long cutoff = HybridLogicalClock.versionAt(clock.wallMillis() - windowMillis);
+    List<Future<Void>> drops = new ArrayList<>();
+    pending.forEach((target, count) -> {
+      if (count.get() > 0 && !liveNodes.isAlive(NodeUrl.parse("hint target", target))) {
+        drops.add(storage.dropHintsBefore(target, cutoff).map(removed -> {
+          count.addAndGet(-removed);
+          dropped.add(removed);
+          return null;
+        }));
+      }
+    });
+    return Future.join(drops).mapEmpty();
   }
 
   private Future<Void> deliver(Hint hint, Replica replica) {

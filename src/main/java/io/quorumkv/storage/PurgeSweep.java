@@ -1,6 +1,7 @@
 package io.quorumkv.storage;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -55,7 +56,9 @@ public final class PurgeSweep {
       return Future.succeededFuture(0L);
     }
     running = true;
-    return sweepFrom(FIRST_KEY, 0).andThen(done -> {
+    Promise<Long> pass = Promise.promise();
+    sweepFrom(FIRST_KEY, 0, pass);
+    return pass.future().andThen(done -> {
       running = false;
       if (done.succeeded()) {
         purgedTotal.addAndGet(done.result());
@@ -74,10 +77,19 @@ public final class PurgeSweep {
     return purgedTotal.get();
   }
 
-  private Future<Long> sweepFrom(byte[] key, long purgedSoFar) {
-    return storage.purge(key, BATCH_KEYS, graceMillis).compose(step -> {
-      long purged = purgedSoFar + step.purged();
-      return step.nextKey() == null ? Future.succeededFuture(purged) : sweepFrom(step.nextKey(), purged);
+  /** One batch, then the next from its callback: a loop, not nested Futures, however large the store. */
+  private void sweepFrom(byte[] key, long purgedSoFar, Promise<Long> pass) {
+    storage.purge(key, BATCH_KEYS, graceMillis).onComplete(step -> {
+      if (step.failed()) {
+        pass.fail(step.cause());
+        return;
+      }
+      long purged = purgedSoFar + step.result().purged();
+      if (step.result().nextKey() == null) {
+        pass.complete(purged);
+      } else {
+        sweepFrom(step.result().nextKey(), purged, pass);
+      }
     });
   }
 }

@@ -229,12 +229,14 @@ public final class RocksStore implements Store {
   }
 
   @Override
-  public List<Hint> hints(String target, int limit) {
+  public List<Hint> hints(String target, long afterSequence, int limit) {
     byte[] prefix = hintPrefix(target);
     return withOpenStore("read hints", () -> {
       List<Hint> hints = new ArrayList<>();
+      // Seeking past the last delivered hint skips the tombstones its deletes left behind.
+      byte[] from = afterSequence < 0 ? prefix : hintKey(target, afterSequence + 1);
       try (RocksIterator iterator = db.newIterator(hintFamily)) {
-        for (iterator.seek(prefix); iterator.isValid() && hints.size() < limit && startsWith(iterator.key(), prefix);
+        for (iterator.seek(from); iterator.isValid() && hints.size() < limit && startsWith(iterator.key(), prefix);
              iterator.next()) {
           long sequence = ByteBuffer.wrap(iterator.key(), prefix.length, Long.BYTES).getLong();
           ByteBuffer value = ByteBuffer.wrap(iterator.value());
@@ -247,6 +249,25 @@ public final class RocksStore implements Store {
         iterator.status();
       }
       return hints;
+    });
+  }
+
+  @Override
+  public long dropHintsBefore(String target, long sequence) {
+    byte[] prefix = hintPrefix(target);
+    byte[] end = hintKey(target, sequence);
+    return withOpenStore("drop old hints", () -> {
+      long count = 0;
+      try (RocksIterator iterator = db.newIterator(hintFamily)) {
+        for (iterator.seek(prefix); iterator.isValid() && Arrays.compareUnsigned(iterator.key(), end) < 0; iterator.next()) {
+          count++;
+        }
+        iterator.status();
+      }
+      if (count > 0) {
+        db.deleteRange(hintFamily, writeOptions, prefix, end);
+      }
+      return count;
     });
   }
 

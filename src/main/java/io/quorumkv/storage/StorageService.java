@@ -61,8 +61,12 @@ public final class StorageService {
     });
   }
 
-  public Future<java.util.List<Hint>> hints(String target, int limit) {
-    return executor.submit(() -> store.hints(target, limit));
+  public Future<java.util.List<Hint>> hints(String target, long afterSequence, int limit) {
+    return executor.submit(() -> store.hints(target, afterSequence, limit));
+  }
+
+  public Future<Long> dropHintsBefore(String target, long sequence) {
+    return executor.submit(() -> store.dropHintsBefore(target, sequence));
   }
 
   public Future<Void> deleteHint(String target, long sequence) {

@@ -21,8 +21,11 @@ public interface Store extends AutoCloseable {
   /** Keeps a hint durably (write-ahead logged like records) in a family of its own. */
   void putHint(Hint hint);
 
-  /** The target's oldest hints, at most {@code limit}. */
-  java.util.List<Hint> hints(String target, int limit);
+  /** The target's oldest hints with a sequence above {@code afterSequence}, at most {@code limit}. */
+  java.util.List<Hint> hints(String target, long afterSequence, int limit);
+
+  /** Deletes the target's hints with a sequence below {@code sequence}; returns how many. */
+  long dropHintsBefore(String target, long sequence);
 
   void deleteHint(String target, long sequence);
 

@@ -31,4 +31,19 @@ class HintWindowTest {
       assertNull(cluster.node(1).store().get("late".getBytes(StandardCharsets.UTF_8)));
     }
   }
+
+  @Test
+  void expiredHintsOfAReplicaThatStaysDownAreDroppedWithoutWaitingForIt(@TempDir Path dataRoot) {
+    JsonObject hints = new JsonObject().put("hints", new JsonObject().put("windowMs", 1).put("retryMs", 200));
+    try (TestCluster cluster = TestCluster.start(2, dataRoot, hints)) {
+      cluster.stop(1);
+      for (int i = 0; i < 5; i++) {
+        assertEquals(201, cluster.http(0).put("/v0/entity?id=gone-" + i + "&ack=1&from=2", "v").statusCode());
+      }
+      Await.until("the five hints are dropped while the replica is still down", Duration.ofSeconds(20),
+          () -> cluster.node(0).hints().dropped() == 5);
+      assertEquals(0L, cluster.node(0).hints().pendingByTarget().get(cluster.url(1).toString()));
+      assertEquals(0, cluster.node(0).hints().delivered());
+    }
+  }
 }

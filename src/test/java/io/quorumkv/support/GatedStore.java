@@ -77,8 +77,13 @@ public final class GatedStore implements Store {
   }
 
   @Override
-  public List<Hint> hints(String target, int limit) {
-    return delegate.hints(target, limit);
+  public List<Hint> hints(String target, long afterSequence, int limit) {
+    return delegate.hints(target, afterSequence, limit);
+  }
+
+  @Override
+  public long dropHintsBefore(String target, long sequence) {
+    return delegate.dropHintsBefore(target, sequence);
   }
 
   @Override
