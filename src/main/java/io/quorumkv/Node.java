@@ -55,19 +55,21 @@ public final class Node {
   private final Store store;
   private final HybridLogicalClock clock;
   private final StorageService storage;
-  private LiveNodes liveNodes;
+  private final PurgeSweep sweep;
   private final ReadRepair readRepair = new ReadRepair();
   private final NodeMetrics metrics;
   private final JfrRecordings recordings;
-  private long metricsTimer = -1;
-  private HintedHandoff hints;
-  private long hintTimer = -1;
   private final List<HttpVerticle> httpVerticles = new CopyOnWriteArrayList<>();
+
+  // Set while deploying.
+  private LiveNodes liveNodes;
+  private HintedHandoff hints;
   private String storageDeployment;
   private String httpDeployment;
   private long leaseTimer = -1;
   private long sweepTimer = -1;
-  private final PurgeSweep sweep;
+  private long hintTimer = -1;
+  private long metricsTimer = -1;
 
   private Node(NodeConfig config, Vertx vertx, Store store, HybridLogicalClock clock, List<Context> workers,
                InstantSource wallClock, NodeMetrics metrics) {
@@ -190,14 +192,12 @@ public final class Node {
           // Hint replay, its timer and its peer connections live on this (event-loop) context.
           return hints.start(ReplicaDirectory.create(vertx, config, storage));
         })
-        .compose(hintsLoaded -> {
-          return vertx.deployVerticle(() -> {
-            HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
-                v -> ApiRouter.create(v, api));
-            httpVerticles.add(verticle);
-            return verticle;
-          }, httpOptions);
-        })
+        .compose(hintsLoaded -> vertx.deployVerticle(() -> {
+          HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
+              v -> ApiRouter.create(v, api));
+          httpVerticles.add(verticle);
+          return verticle;
+        }, httpOptions))
         .map(id -> {
           httpDeployment = id;
           startTimers();

@@ -1,6 +1,5 @@
 package io.quorumkv.bench;
 
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -76,23 +75,16 @@ final class LoadGenerator {
       log.outputLegend();
     }
     long[] lastSecond = {startNanos};
-    // The per-second bookkeeping (percentiles, the log file, the progress line) runs on a worker,
-    // so it never delays the drivers' sends on the event loops.
-    long ticker = vertx.setPeriodic(1_000, t -> vertx.executeBlocking(() -> {
-      tick(progress, log, total, startNanos, lastSecond);
-      return null;
-    }));
-    return driverContexts().compose(contexts -> {
-      List<Future<Void>> drivers = new ArrayList<>();
-      for (int c = 0; c < options.connections(); c++) {
-        long firstNanos = scheduleStartNanos + (long) (c * 1e9 / options.rate());
-        Promise<Void> done = Promise.promise();
-        contexts.get(c % contexts.size()).runOnContext(
-            v -> new Driver(client, firstNanos, intervalNanos, startNanos, endNanos, done).next());
-        drivers.add(done.future());
-      }
-      return Future.join(drivers);
-    }).transform(finished -> {
+    long ticker = vertx.setPeriodic(1_000, t -> tick(progress, log, total, startNanos, lastSecond));
+    List<Future<Void>> drivers = new ArrayList<>();
+    for (int c = 0; c < options.connections(); c++) {
+      long firstNanos = scheduleStartNanos + (long) (c * 1e9 / options.rate());
+      Promise<Void> done = Promise.promise();
+      vertx.getOrCreateContext().runOnContext(
+          v -> new Driver(client, firstNanos, intervalNanos, startNanos, endNanos, done).next());
+      drivers.add(done.future());
+    }
+    return Future.join(drivers).transform(finished -> {
       vertx.cancelTimer(ticker);
       long elapsed = Math.max(1, System.nanoTime() - startNanos);
       synchronized (total) {
@@ -105,19 +97,6 @@ final class LoadGenerator {
       progress.println();
       return client.close().map(new Result(total, completed.sum(), non2xx.sum(), errors.sum(), unsent.sum(), elapsed));
     });
-  }
-
-  /** One event-loop context per event loop, so the drivers use every core the tool has. */
-  private Future<List<Context>> driverContexts() {
-    List<Context> contexts = new java.util.concurrent.CopyOnWriteArrayList<>();
-    int loops = Runtime.getRuntime().availableProcessors();
-    return vertx.deployVerticle(() -> new io.vertx.core.VerticleBase() {
-      @Override
-      public Future<?> start() {
-        contexts.add(context);
-        return Future.succeededFuture();
-      }
-    }, new io.vertx.core.DeploymentOptions().setInstances(loops)).map(id -> contexts);
   }
 
   private void tick(PrintStream progress, HistogramLogWriter log, Histogram total, long startNanos, long[] lastSecond) {
