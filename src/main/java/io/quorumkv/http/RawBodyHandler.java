@@ -35,6 +35,11 @@ final class RawBodyHandler implements Handler<RoutingContext> {
       tooLarge(ctx);
       return;
     }
+    if (request.isEnded()) {
+      // Only possible if a handler before this one deferred: the body is gone, and waiting for it would hang.
+      ctx.fail(new IllegalStateException("request body read after the request ended"));
+      return;
+    }
     Buffer body = Buffer.buffer();
     boolean[] refused = {false};
     request.handler(chunk -> {
