@@ -1,5 +1,6 @@
 package io.quorumkv.admin;
 
+import io.quorumkv.http.ApiErrors;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -71,7 +72,7 @@ public final class AdminApi {
             ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8").sendFile(done.result().toString());
           }
         }));
-    router.route(PATH + "*").handler(ctx -> plain(ctx, 405, "use POST " + PATH + ", GET " + PATH
+    router.route(PATH + "*").handler(ctx -> ApiErrors.send(ctx, 405, "use POST " + PATH + ", GET " + PATH
         + ", POST " + PATH + "/stop, GET " + PATH + "/file or GET " + PATH + "/flame"));
   }
 
@@ -95,9 +96,9 @@ public final class AdminApi {
     String header = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
     if (header == null || !header.startsWith("Bearer ")) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer");
-      plain(ctx, 401, "admin token required (Authorization: Bearer TOKEN)");
+      ApiErrors.send(ctx, 401, "admin token required (Authorization: Bearer TOKEN)");
     } else if (!MessageDigest.isEqual(token, header.substring("Bearer ".length()).getBytes(StandardCharsets.UTF_8))) {
-      plain(ctx, 403, "wrong admin token");
+      ApiErrors.send(ctx, 403, "wrong admin token");
     } else {
       ctx.next();
     }
@@ -114,7 +115,7 @@ public final class AdminApi {
       try {
         JfrRecordings.checkName(command.getString("name"));
       } catch (IllegalArgumentException e) {
-        plain(ctx, 400, e.getMessage());
+        ApiErrors.send(ctx, 400, e.getMessage());
         return;
       }
       JsonObject signed = command.copy();
@@ -127,7 +128,7 @@ public final class AdminApi {
       return;
     }
     if (scope != null && !"node".equals(scope)) {
-      plain(ctx, 400, "scope must be 'node' or 'cluster'");
+      ApiErrors.send(ctx, 400, "scope must be 'node' or 'cluster'");
       return;
     }
     run(command).onComplete(done -> {
@@ -186,17 +187,13 @@ public final class AdminApi {
 
   private static void fail(RoutingContext ctx, Throwable failure) {
     if (failure instanceof IllegalArgumentException) {
-      plain(ctx, 400, failure.getMessage());
+      ApiErrors.send(ctx, 400, failure.getMessage());
     } else if (failure instanceof NoSuchElementException) {
-      plain(ctx, 404, failure.getMessage());
+      ApiErrors.send(ctx, 404, failure.getMessage());
     } else if (failure instanceof IllegalStateException) {
-      plain(ctx, 409, failure.getMessage());
+      ApiErrors.send(ctx, 409, failure.getMessage());
     } else {
-      plain(ctx, 500, "JFR operation failed: " + failure.getMessage());
+      ApiErrors.send(ctx, 500, "JFR operation failed: " + failure.getMessage());
     }
-  }
-
-  private static void plain(RoutingContext ctx, int status, String message) {
-    ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8").end(message + "\n");
   }
 }

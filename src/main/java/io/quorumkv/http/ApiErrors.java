@@ -11,13 +11,14 @@ import io.vertx.ext.web.RoutingContext;
  * Turns failures into answers: a status code and a short {@code text/plain} body saying what
  * was wrong, never a stack trace.
  */
-final class ApiErrors {
+public final class ApiErrors {
   private static final System.Logger LOG = System.getLogger(ApiErrors.class.getName());
 
   private ApiErrors() {
   }
 
-  static void send(RoutingContext ctx, int status, String message) {
+  /** Answers with the status and a short text/plain body (or resets a response already under way). */
+  public static void send(RoutingContext ctx, int status, String message) {
     HttpServerResponse response = ctx.response();
     if (response.headWritten()) {
       response.reset();

@@ -2,16 +2,6 @@ package io.quorumkv.replication;
 
 /** Watches the coordinator's fan-out, for metrics. */
 public interface ReplicationObserver {
-  ReplicationObserver NONE = new ReplicationObserver() {
-    @Override
-    public void replicaCall(String outcome) {
-    }
-
-    @Override
-    public void notEnoughReplicas() {
-    }
-  };
-
   /** One replica call ended: {@code ok}, {@code down}, {@code timeout} or {@code failed}. */
   void replicaCall(String outcome);
 

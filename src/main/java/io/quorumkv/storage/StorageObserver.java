@@ -4,13 +4,6 @@ import io.vertx.core.Future;
 
 /** Watches storage operations, for metrics. */
 public interface StorageObserver {
-  StorageObserver NONE = new StorageObserver() {
-    @Override
-    public <T> Future<T> timeStorage(String operation, Future<T> pending) {
-      return pending;
-    }
-  };
-
   /** Returns {@code pending}, having arranged to time it under {@code operation}. */
   <T> Future<T> timeStorage(String operation, Future<T> pending);
 }
