@@ -31,7 +31,7 @@ final class LatencyReport {
     Histogram h = result.latencyMicros();
     out.printf("Running %s test @ %s (after a %s warm-up at the same rate)%n", humanDuration(options.duration().toMillis()),
         options.url(), humanDuration(options.warmup().toMillis()));
-    out.printf("  %d connections, target %,d req/s, workload %s%n", options.connections(), options.rate(),
+    out.printf("  %d connections, target %s, workload %s%n", options.connections(), options.rateText(),
         options.workload().name().toLowerCase());
     out.println("  Latency Distribution (HdrHistogram - Recorded Latency)");
     for (double p : SUMMARY) {

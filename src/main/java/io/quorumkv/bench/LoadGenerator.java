@@ -48,10 +48,10 @@ final class LoadGenerator {
     }
   }
 
-  LoadGenerator(Vertx vertx, LoadOptions options) {
+  LoadGenerator(Vertx vertx, LoadOptions options, int[] keyIndexes) {
     this.vertx = vertx;
     this.options = options;
-    this.workload = new Workload(options);
+    this.workload = new Workload(options, keyIndexes);
   }
 
   /**
@@ -67,7 +67,7 @@ final class LoadGenerator {
     long scheduleStartNanos = System.nanoTime();
     long startNanos = scheduleStartNanos + options.warmup().toNanos();
     long endNanos = startNanos + options.duration().toNanos();
-    long intervalNanos = (long) (1e9 * options.connections() / options.rate());
+    long intervalNanos = options.saturate() ? 0 : (long) (1e9 * options.connections() / options.rate());
     if (log != null) {
       log.outputLogFormatVersion();
       log.outputStartTime(System.currentTimeMillis());
@@ -78,7 +78,7 @@ final class LoadGenerator {
     long ticker = vertx.setPeriodic(1_000, t -> tick(progress, log, total, startNanos, lastSecond));
     List<Future<Void>> drivers = new ArrayList<>();
     for (int c = 0; c < options.connections(); c++) {
-      long firstNanos = scheduleStartNanos + (long) (c * 1e9 / options.rate());
+      long firstNanos = options.saturate() ? scheduleStartNanos : scheduleStartNanos + (long) (c * 1e9 / options.rate());
       Promise<Void> done = Promise.promise();
       vertx.getOrCreateContext().runOnContext(
           v -> new Driver(client, firstNanos, intervalNanos, startNanos, endNanos, done).next());
@@ -119,7 +119,11 @@ final class LoadGenerator {
     }
   }
 
-  /** One connection's schedule: request i is due at {@code first + i * interval}. */
+  /**
+   * One connection's schedule: request i is due at {@code first + i * interval}. Saturating
+   * (interval 0), each request is due as soon as the previous one answered: a closed loop whose
+   * latencies count from the actual send and whose throughput is the server's limit.
+   */
   private final class Driver {
     private final HttpClient client;
     private final long firstNanos;
@@ -140,7 +144,7 @@ final class LoadGenerator {
     }
 
     void next() {
-      long intended = firstNanos + index * intervalNanos;
+      long intended = intervalNanos == 0 ? System.nanoTime() : firstNanos + index * intervalNanos;
       if (intended >= endNanos) {
         done.complete();
         return;

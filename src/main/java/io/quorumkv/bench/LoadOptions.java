@@ -13,18 +13,44 @@ import java.util.List;
  * [--put-share 0.1] [--range-keys 10] [--out DIR]}.
  */
 public record LoadOptions(URI url, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
-                          int keys, int valueSize, Integer ack, Integer from, double putShare, Path out) {
+                          int keys, int valueSize, Integer ack, Integer from, double putShare, Placement placement,
+                          Path out) {
+
+  /** Which keys of the key space a run uses, by their first replica in the cluster's rendezvous order. */
+  enum Placement {
+    /** Every key. */
+    ANY,
+    /** Only keys whose first replica is the node the load goes to. */
+    OWNER,
+    /** Only keys whose first replica is another node. */
+    OTHER;
+
+    static Placement parse(String text) {
+      return switch (text) {
+        case "any" -> ANY;
+        case "owner" -> OWNER;
+        case "other" -> OTHER;
+        default -> throw new IllegalArgumentException("--placement must be any, owner or other, got '" + text + "'");
+      };
+    }
+  }
+
+
+  /** {@code --rate max}: as fast as the server answers, each connection sending when its last request answered. */
+  static final int SATURATE = 0;
 
   public static final String USAGE = """
       usage: java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]
+        --rate max         saturation: each connection sends as soon as its last answer arrived
         --connections N    keep-alive connections (default 64)
         --duration D       measured run time: 30s, 2m, 500ms (default 30s)
         --warmup D         load at the same rate before measuring, not recorded (default 5s; 0s for none)
-        --workload W       get, put, delete, mixed (PUT share by --put-share) or range (default get)
+        --workload W       get, put, delete, mixed (PUT share by --put-share), range or status (default get)
         --keys N           key space k0 .. k(N-1) (default 100000)
         --value-size B     PUT value bytes (default 100)
         --ack A --from F   quorum for every request (default: the node's)
         --put-share S      PUT share of the mixed workload (default 0.1)
+        --placement P      any, owner (keys whose first replica is the --url node) or other (default any)
         --out DIR          also write DIR/latency.txt, DIR/latency.hlog and DIR/latency.png""";
 
   public static LoadOptions parse(List<String> args) {
@@ -40,6 +66,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
     Integer ack = null;
     Integer from = null;
     double putShare = 0.1;
+    Placement placement = Placement.ANY;
     Path out = null;
     while (!rest.isEmpty()) {
       String option = rest.pop();
@@ -49,7 +76,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
       String value = rest.pop();
       switch (option) {
         case "--url" -> url = URI.create(value);
-        case "--rate" -> rate = positive(option, value);
+        case "--rate" -> rate = "max".equals(value) ? SATURATE : positive(option, value);
         case "--connections" -> connections = positive(option, value);
         case "--duration" -> duration = duration(value);
         case "--warmup" -> warmup = duration(value);
@@ -59,6 +86,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         case "--ack" -> ack = positive(option, value);
         case "--from" -> from = positive(option, value);
         case "--put-share" -> putShare = share(value);
+        case "--placement" -> placement = Placement.parse(value);
         case "--out" -> out = Path.of(value);
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
@@ -69,7 +97,15 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
     if (url.getHost() == null || url.getPort() < 0) {
       throw new IllegalArgumentException("--url must look like http://host:port");
     }
-    return new LoadOptions(url, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare, out);
+    return new LoadOptions(url, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare, placement, out);
+  }
+
+  boolean saturate() {
+    return rate == SATURATE;
+  }
+
+  String rateText() {
+    return saturate() ? "saturation" : String.format("%,d req/s", rate);
   }
 
   static Duration duration(String text) {

@@ -32,6 +32,16 @@ public final class LoadTool {
       return 2;
     }
     System.setProperty("java.awt.headless", "true");
+    int[] keyIndexes;
+    try {
+      keyIndexes = KeyPlacement.keyIndexes(options);
+    } catch (IOException | IllegalArgumentException e) {
+      progress.println("bench: cannot choose keys by placement: " + e.getMessage());
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
     Vertx vertx = Vertx.vertx();
     try {
       HistogramLogWriter log = null;
@@ -39,7 +49,7 @@ public final class LoadTool {
         Files.createDirectories(options.out());
         log = new HistogramLogWriter(options.out().resolve("latency.hlog").toFile());
       }
-      LoadGenerator.Result result = new LoadGenerator(vertx, options).run(progress, log)
+      LoadGenerator.Result result = new LoadGenerator(vertx, options, keyIndexes).run(progress, log)
           .toCompletionStage().toCompletableFuture()
           .get(options.warmup().toMillis() + options.duration().toMillis() + TimeUnit.MINUTES.toMillis(2),
               TimeUnit.MILLISECONDS);
@@ -51,7 +61,7 @@ public final class LoadTool {
         Path dir = options.out();
         Files.writeString(dir.resolve("latency.txt"), text.toString(StandardCharsets.UTF_8));
         LatencyReport.writeChart(dir.resolve("latency.png"), options.workload().name().toLowerCase() + " at "
-            + options.rate() + " req/s, " + options.connections() + " connections", result.latencyMicros());
+            + options.rateText() + ", " + options.connections() + " connections", result.latencyMicros());
         progress.println("wrote " + dir.resolve("latency.txt") + ", latency.hlog and latency.png");
       }
       return result.errors() > 0 ? 1 : 0;

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# The performance targets of docs/performance.md, measured side by side in one run with the
+# project's own load tool (java -jar target/quorumkv.jar bench), every node at -Xmx128m:
+#
+#   single   one node holding KEYS records: saturation of GET and PUT /v0/entity against
+#            GET /v0/status (no storage), 64 and 1 connections, interleaved rounds, medians
+#   tails    p99 and p99.9 at half of each saturation (1 and 64 connections), entity against
+#            status driven at the same rate and connections, interleaved rounds, medians
+#   cluster  a local 3-node cluster: PUT and GET at 2/3 against 1/1, and 1/1 sent to a node
+#            that is not the key's owner against 1/1 sent to the owner
+#   gc       GC pauses of every node during the run, against the p99s above
+#
+# Prints a markdown table per stage and writes them, with every tool output and GC log, to OUT.
+#
+#   scripts/bench-performance.sh                         # everything, ~25 min
+#   STAGES=single,tails ROUNDS=3 DURATION=10 scripts/bench-performance.sh
+#   NODE_OPTS="-XX:+UseParallelGC" scripts/bench-performance.sh   # extra JVM options of the nodes
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+STAGES=${STAGES:-single,tails,cluster}
+KEYS=${KEYS:-1000000}
+CLUSTER_KEYS=${CLUSTER_KEYS:-100000}
+VALUE=${VALUE:-100}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-3}
+HEAP=${HEAP:-128m}
+NODE_OPTS=${NODE_OPTS:-}
+OUT=${OUT:-$(mktemp -d /tmp/quorumkv-perf.XXXX)}
+BASE_PORT=${BASE_PORT:-8090}
+
+source scripts/bench-lib.sh
+command -v bc >/dev/null || { echo "bc is not installed: apt-get install bc" >&2; exit 1; }
+mvn -q -B -DskipTests package
+mkdir -p "$OUT"
+work=$(mktemp -d)
+cp target/quorumkv.jar "$work/quorumkv.jar" # later builds must not change the jar under a running node
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+tables="$OUT/tables.md"
+: > "$tables"
+say() { echo "$@" | tee -a "$tables"; }
+say "# quorumkv performance run $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
+say ""
+say "Nodes: -Xmx$HEAP $NODE_OPTS; load tool: bench, ${ROUNDS} interleaved rounds of ${DURATION} s after ${WARMUP} s warm-up; medians."
+echo "outputs in $OUT"
+
+# start_node NAME CONF: starts a node in the background with GC logging, waits for it to answer.
+start_node() {
+  local name=$1 conf=$2 port
+  port=$(sed -n 's/.*"url": *"http:\/\/127.0.0.1:\([0-9]*\)".*/\1/p' "$conf")
+  # shellcheck disable=SC2086
+  java -Xmx"$HEAP" $NODE_OPTS -Xlog:gc:file="$OUT/gc-$name.log" -jar "$work/quorumkv.jar" --config "$conf" \
+    2> "$OUT/node-$name.log" &
+  pids+=($!)
+  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/v0/status" >/dev/null && return 0; sleep 0.1; done
+  echo "node $name did not start: $(tail -3 "$OUT/node-$name.log")" >&2
+  exit 1
+}
+
+# bench NAME URL ARGS...: one load-tool run; its output goes to OUT/NAME.txt.
+bench() {
+  local name=$1 url=$2
+  shift 2
+  java -jar "$work/quorumkv.jar" bench --url "$url" --duration "${DURATION}s" --warmup "${WARMUP}s" "$@" \
+    > "$OUT/$name.txt" 2> /dev/null || echo "  $name: the load tool reported errors, see $OUT/$name.txt" >&2
+  if grep -q "Non-2xx" "$OUT/$name.txt"; then echo "  $name: $(grep Non-2xx "$OUT/$name.txt")" >&2; fi
+}
+throughput() { awk '/^Requests\/sec/ {print $2}' "$OUT/$1.txt"; }
+percentile() { awk -v p="$2" '$1 == p {sub(/ms$/, "", $2); print $2}' "$OUT/$1.txt"; }
+ratio() { echo "scale=2; $1 / $2" | bc -l | sed 's/^\./0./'; }
+
+declare -A results
+# record KEY VALUE: appends a round's figure; med KEY: the median of the rounds.
+record() { results[$1]+="$2 "; }
+med() { echo "${results[$1]}" | median; }
+
+single_url="http://127.0.0.1:$BASE_PORT"
+start_single() {
+  cat > "$work/single.json" <<CONF
+{ "url": "$single_url", "dataDir": "$work/single", "eventLoops": 2 }
+CONF
+  start_node single "$work/single.json"
+  echo "filling the single node with $KEYS records of $VALUE bytes..."
+  java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$single_url" "$KEYS" "$VALUE" 64 > /dev/null
+  # Warms the JIT of the node and of the tool before anything is recorded.
+  for w in status get put; do bench "warm-$w" "$single_url" --rate max --workload "$w" --keys "$KEYS"; done
+}
+
+if [[ $STAGES == *single* || $STAGES == *tails* ]]; then
+  start_single
+  for round in $(seq "$ROUNDS"); do
+    for c in 64 1; do
+      for w in status get put; do
+        bench "sat-$w-c$c-r$round" "$single_url" --rate max --connections "$c" --workload "$w" --keys "$KEYS"
+        record "sat-$w-c$c" "$(throughput "sat-$w-c$c-r$round")"
+        printf 'round %d  saturation %-6s %2d connections %10.0f req/s\n' "$round" "$w" "$c" "$(throughput "sat-$w-c$c-r$round")"
+      done
+    done
+  done
+  say ""
+  say "## Single node, $KEYS records, saturation"
+  say ""
+  say "| connections | GET /v0/status | GET /v0/entity | PUT /v0/entity | GET / status | PUT / status |"
+  say "| --- | --- | --- | --- | --- | --- |"
+  for c in 64 1; do
+    s=$(med "sat-status-c$c"); g=$(med "sat-get-c$c"); p=$(med "sat-put-c$c")
+    say "| $c | $(printf '%.0f' "$s") | $(printf '%.0f' "$g") | $(printf '%.0f' "$p") | **$(ratio "$g" "$s")** | **$(ratio "$p" "$s")** |"
+  done
+fi
+
+if [[ $STAGES == *tails* ]]; then
+  for round in $(seq "$ROUNDS"); do
+    for c in 64 1; do
+      for w in get put; do
+        rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
+        for target in "$w" status; do
+          name="tail-$w-c$c-$target-r$round"
+          bench "$name" "$single_url" --rate "$rate" --connections "$c" --workload "$target" --keys "$KEYS"
+          record "p99-$w-c$c-$target" "$(percentile "$name" 99.000%)"
+          record "p999-$w-c$c-$target" "$(percentile "$name" 99.900%)"
+          printf 'round %d  %-6s at %6d req/s %2d connections: p99 %s ms, p99.9 %s ms\n' "$round" "$target" "$rate" "$c" \
+            "$(percentile "$name" 99.000%)" "$(percentile "$name" 99.900%)"
+        done
+      done
+    done
+  done
+  say ""
+  say "## Single node, tail latency at half of saturation (ms, entity against status at the same rate)"
+  say ""
+  say "| workload | connections | rate | entity p99 | status p99 | ratio | entity p99.9 | status p99.9 | ratio |"
+  say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  for w in get put; do
+    for c in 64 1; do
+      rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
+      e99=$(med "p99-$w-c$c-$w"); s99=$(med "p99-$w-c$c-status")
+      e999=$(med "p999-$w-c$c-$w"); s999=$(med "p999-$w-c$c-status")
+      say "| ${w^^} | $c | $rate | $e99 | $s99 | **$(ratio "$e99" "$s99")** | $e999 | $s999 | **$(ratio "$e999" "$s999")** |"
+    done
+  done
+fi
+
+if [[ $STAGES == *cluster* ]]; then
+  urls=() members=()
+  for i in 1 2 3; do urls+=("\"http://127.0.0.1:$((BASE_PORT + i))\""); members+=("\"127.0.0.1:$((5710 + i))\""); done
+  for i in 1 2 3; do
+    cat > "$work/node$i.json" <<CONF
+{ "url": "http://127.0.0.1:$((BASE_PORT + i))", "cluster": [$(IFS=,; echo "${urls[*]}")],
+  "dataDir": "$work/node$i", "eventLoops": 2,
+  "hazelcast": { "port": $((5710 + i)), "members": [$(IFS=,; echo "${members[*]}")], "clusterName": "quorumkv-perf-$$" } }
+CONF
+  done
+  for i in 1 2 3; do start_node "node$i" "$work/node$i.json"; done
+  entry="http://127.0.0.1:$((BASE_PORT + 1))"
+  echo "filling the cluster with $CLUSTER_KEYS records (3 copies each)..."
+  java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$entry" "$CLUSTER_KEYS" "$VALUE" 64 "&ack=3&from=3" > /dev/null
+  runs=("put-1/1 put 1 1 any" "get-1/1 get 1 1 any" "put-2/3 put 2 3 any" "get-2/3 get 2 3 any"
+        "put-owner put 1 1 owner" "put-other put 1 1 other" "get-owner get 1 1 owner" "get-other get 1 1 other")
+  # A freshly started cluster needs a long warm-up: four JVMs compile on two cores.
+  for r in "${runs[@]}"; do
+    read -r name w ack from placement <<< "$r"
+    bench "warm-${name//\//-}" "$entry" --rate max --workload "$w" --keys "$CLUSTER_KEYS" --ack "$ack" --from "$from" --placement "$placement"
+  done
+  for round in $(seq "$ROUNDS"); do
+    for r in "${runs[@]}"; do
+      read -r name w ack from placement <<< "$r"
+      file="cluster-${name//\//-}-r$round"
+      bench "$file" "$entry" --rate max --workload "$w" --keys "$CLUSTER_KEYS" --ack "$ack" --from "$from" --placement "$placement"
+      record "$name" "$(throughput "$file")"
+      printf 'round %d  cluster %-9s %10.0f req/s\n' "$round" "$name" "$(throughput "$file")"
+    done
+  done
+  say ""
+  say "## Local 3-node cluster, $CLUSTER_KEYS records, saturation through one node (64 connections)"
+  say ""
+  say "| workload | baseline | req/s | compared | req/s | ratio |"
+  say "| --- | --- | --- | --- | --- | --- |"
+  for w in put get; do
+    b=$(med "$w-1/1"); x=$(med "$w-2/3")
+    say "| ${w^^} | 1/1 | $(printf '%.0f' "$b") | 2/3 | $(printf '%.0f' "$x") | **$(ratio "$x" "$b")** |"
+  done
+  for w in put get; do
+    b=$(med "$w-owner"); x=$(med "$w-other")
+    say "| ${w^^} 1/1 | owner | $(printf '%.0f' "$b") | non-owner | $(printf '%.0f' "$x") | **$(ratio "$x" "$b")** |"
+  done
+fi
+
+say ""
+say "## GC pauses (every node, whole run)"
+say ""
+say "| node | pauses | max ms | total ms | OutOfMemoryError |"
+say "| --- | --- | --- | --- | --- |"
+for log in "$OUT"/gc-*.log; do
+  name=$(basename "$log" .log); name=${name#gc-}
+  stats=$(grep 'Pause' "$log" | grep -o '[0-9.]*ms$' | tr -d 'ms' \
+    | awk '{n++; t+=$1; if ($1 > m) m = $1} END {printf "%d | %.1f | %.0f", n, m, t}')
+  oom=$(grep -c OutOfMemoryError "$OUT/node-$name.log" || true)
+  say "| $name | $stats | $oom |"
+done
+echo
+echo "tables: $tables"
