@@ -33,7 +33,9 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port))
+    // No h2c: upgrading cleartext HTTP/1.1 to HTTP/2 is not offered, and its handler cost every
+    // request ~10% of the allocation (docs/performance.md).
+    server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false))
         .requestHandler(routerFactory.apply(vertx));
     return server.listen();
   }
