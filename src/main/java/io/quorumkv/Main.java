@@ -48,7 +48,7 @@ public final class Main {
         .onSuccess(node -> {
           Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node), "quorumkv-shutdown"));
           System.err.println("quorumkv: node " + started.url() + " ready on port " + node.port()
-              + ", data in " + started.dataDir());
+              + ", data in " + started.dataDir() + ", transport " + node.transport());
         })
         .onFailure(e -> exitWith(e instanceof ConfigException ? "conf error: " + e.getMessage() : e.getMessage()));
   }

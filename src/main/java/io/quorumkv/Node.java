@@ -99,6 +99,7 @@ public final class Node {
   public static Future<Node> start(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
     NodeMetrics metrics = new NodeMetrics();
     VertxOptions options = metrics.instrument(new VertxOptions()
+        .setPreferNativeTransport(true)
         .setEventLoopPoolSize(config.eventLoops())
         .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers())));
     Promise<Node> started = Promise.promise();
@@ -296,6 +297,11 @@ public final class Node {
   /** The port the HTTP API listens on (the chosen one when the conf says port 0). */
   public int port() {
     return httpVerticles.get(0).actualPort();
+  }
+
+  /** The network transport in use: Netty's native epoll where the platform has it, else Java NIO. */
+  public String transport() {
+    return vertx.isNativeTransportEnabled() ? "epoll" : "nio (" + vertx.unavailableNativeTransportCause() + ")";
   }
 
   public NodeConfig config() {
