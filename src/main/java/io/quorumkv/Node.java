@@ -14,6 +14,7 @@ import io.quorumkv.http.ApiContext;
 import io.quorumkv.replication.HintedHandoff;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicaDirectory;
+import io.quorumkv.storage.GroupedStorage;
 import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.RocksStore;
 import io.quorumkv.storage.StorageService;
@@ -79,7 +80,9 @@ public final class Node {
     this.vertx = vertx;
     this.store = store;
     this.clock = clock;
-    this.storage = new StorageService(store, new WorkerContextExecutor(vertx, workers), wallClock, metrics);
+    WorkerContextExecutor executor = new WorkerContextExecutor(vertx, workers);
+    this.storage = new StorageService(store, executor,
+        new GroupedStorage(vertx, store, executor, config.storage().workers()), wallClock, metrics);
     this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
   }
 

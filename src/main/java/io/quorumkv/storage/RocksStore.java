@@ -17,6 +17,7 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.TickerType;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 import java.nio.ByteBuffer;
@@ -24,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,6 +156,60 @@ public final class RocksStore implements Store {
       throw new StorageException("write failed: " + e.getMessage(), e);
     } finally {
       stripe.unlock();
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  @Override
+  public List<Record> getAll(List<byte[]> keys) {
+    return withOpenStore("read", () -> {
+      List<byte[]> found = db.multiGetAsList(Collections.nCopies(keys.size(), records), keys);
+      List<Record> decoded = new ArrayList<>(found.size());
+      for (byte[] bytes : found) {
+        decoded.add(bytes == null ? null : RecordCodec.decode(bytes));
+      }
+      return decoded;
+    });
+  }
+
+  /**
+   * Group commit: one multi-get for the stored versions and one write batch (one WAL write) for
+   * the winners. The keys' stripes are locked in ascending order, so two batches cannot deadlock.
+   */
+  @Override
+  public List<Boolean> applyAll(List<byte[]> keys, List<Record> incoming) {
+    int[] stripeIndexes = keys.stream().mapToInt(RocksStore::stripeIndexOf).sorted().distinct().toArray();
+    lifecycle.readLock().lock();
+    for (int index : stripeIndexes) {
+      stripes[index].lock();
+    }
+    try (WriteBatch batch = new WriteBatch()) {
+      ensureOpen();
+      List<byte[]> stored = db.multiGetAsList(Collections.nCopies(keys.size(), records), keys);
+      Map<ByteBuffer, Record> latest = new HashMap<>();
+      List<Boolean> applied = new ArrayList<>(keys.size());
+      for (int i = 0; i < keys.size(); i++) {
+        ByteBuffer key = ByteBuffer.wrap(keys.get(i));
+        Record current = latest.containsKey(key) ? latest.get(key)
+            : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
+        Record record = incoming.get(i);
+        boolean wins = current == null || !current.supersedes(record);
+        if (wins) {
+          latest.put(key, record);
+          batch.put(records, keys.get(i), RecordCodec.encode(record));
+        }
+        applied.add(wins);
+      }
+      if (batch.count() > 0) {
+        db.write(writeOptions, batch);
+      }
+      return applied;
+    } catch (RocksDBException e) {
+      throw new StorageException("write failed: " + e.getMessage(), e);
+    } finally {
+      for (int index : stripeIndexes) {
+        stripes[index].unlock();
+      }
       lifecycle.readLock().unlock();
     }
   }
@@ -396,7 +452,11 @@ public final class RocksStore implements Store {
   }
 
   private ReentrantLock stripeOf(byte[] key) {
-    return stripes[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)];
+    return stripes[stripeIndexOf(key)];
+  }
+
+  private static int stripeIndexOf(byte[] key) {
+    return Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES);
   }
 
   private void closeResources() {

@@ -12,23 +12,27 @@ import java.util.concurrent.atomic.LongAdder;
 public final class StorageService {
   private final Store store;
   private final StorageExecutor executor;
+  private final GroupedStorage grouped;
   private final InstantSource wallClock;
   private final StorageObserver observer;
   private final LongAdder rangeRecordsScanned = new LongAdder();
 
-  public StorageService(Store store, StorageExecutor executor, InstantSource wallClock, StorageObserver observer) {
+  /** @param grouped the single-key gets and applies, grouped per worker (group commit) */
+  public StorageService(Store store, StorageExecutor executor, GroupedStorage grouped, InstantSource wallClock,
+                        StorageObserver observer) {
     this.store = store;
     this.executor = executor;
+    this.grouped = grouped;
     this.wallClock = wallClock;
     this.observer = observer;
   }
 
   public Future<Record> get(byte[] key) {
-    return observer.timeStorage("get", executor.submit(() -> store.get(key)));
+    return observer.timeStorage("get", grouped.get(key));
   }
 
   public Future<Boolean> apply(byte[] key, Record record) {
-    return observer.timeStorage("apply", executor.submit(() -> store.apply(key, record)));
+    return observer.timeStorage("apply", grouped.apply(key, record));
   }
 
   public Future<RangeCursor> openRange(byte[] start, byte[] end) {

@@ -12,6 +12,23 @@ public interface Store extends AutoCloseable {
   /** Stores the record unless the one already stored supersedes it; true if it was stored. */
   boolean apply(byte[] key, Record record);
 
+  /** {@link #get} of each key, in order; a store may read them in one call. */
+  default java.util.List<Record> getAll(java.util.List<byte[]> keys) {
+    return keys.stream().map(this::get).toList();
+  }
+
+  /**
+   * {@link #apply} of each record to its key, in order, as if one after the other; a store may
+   * write them as one atomic, write-ahead-logged batch.
+   */
+  default java.util.List<Boolean> applyAll(java.util.List<byte[]> keys, java.util.List<Record> records) {
+    java.util.List<Boolean> stored = new java.util.ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      stored.add(apply(keys.get(i), records.get(i)));
+    }
+    return stored;
+  }
+
   /** A cursor over {@code start <= key < end}; {@code end} null for no upper bound. */
   RangeCursor range(byte[] start, byte[] end);
 

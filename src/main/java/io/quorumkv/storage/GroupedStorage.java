@@ -1,0 +1,130 @@
+package io.quorumkv.storage;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.PromiseInternal;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * Single-key gets and applies, grouped: the ones that arrive while a storage worker is busy
+ * wait in a queue, and the worker takes them all at once, as one {@link Store#getAll} and one
+ * {@link Store#applyAll} (one multi-get, one write batch and one WAL write: group commit).
+ * An idle worker starts on a lone request at once, so grouping adds no wait of its own.
+ *
+ * <p>Keys are spread over one lane per worker by their hash; each lane has at most one drain
+ * queued or running on the {@link StorageExecutor}. A drain takes up to {@link #MAX_GROUP}
+ * requests and queues the next drain behind the other storage tasks instead of looping.
+ */
+public final class GroupedStorage {
+  static final int MAX_GROUP = 128;
+
+  private final Vertx vertx;
+  private final Store store;
+  private final StorageExecutor executor;
+  private final Lane[] lanes;
+
+  public GroupedStorage(Vertx vertx, Store store, StorageExecutor executor, int lanes) {
+    this.vertx = vertx;
+    this.store = store;
+    this.executor = executor;
+    this.lanes = new Lane[lanes];
+    Arrays.setAll(this.lanes, i -> new Lane());
+  }
+
+  public Future<Record> get(byte[] key) {
+    return enqueue(new Pending<>(key, null, callerPromise()));
+  }
+
+  public Future<Boolean> apply(byte[] key, Record record) {
+    return enqueue(new Pending<>(key, record, callerPromise()));
+  }
+
+  private <T> PromiseInternal<T> callerPromise() {
+    return ((ContextInternal) vertx.getOrCreateContext()).promise();
+  }
+
+  private <T> Future<T> enqueue(Pending<T> request) {
+    lanes[Math.floorMod(Arrays.hashCode(request.key), lanes.length)].add(request);
+    return request.promise.future();
+  }
+
+  /** A get (no record) or an apply waiting for its group. */
+  private record Pending<T>(byte[] key, Record record, PromiseInternal<T> promise) {
+  }
+
+  private final class Lane {
+    private final ConcurrentLinkedQueue<Pending<?>> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainQueued = new AtomicBoolean();
+
+    void add(Pending<?> request) {
+      queue.add(request);
+      if (drainQueued.compareAndSet(false, true)) {
+        queueDrain();
+      }
+    }
+
+    private void queueDrain() {
+      executor.submit(() -> {
+        drain();
+        return null;
+      }).onFailure(this::failAll);
+    }
+
+    /** Runs on a storage worker. */
+    private void drain() {
+      List<Pending<Record>> gets = new ArrayList<>();
+      List<Pending<Boolean>> applies = new ArrayList<>();
+      Pending<?> request;
+      while (gets.size() + applies.size() < MAX_GROUP && (request = queue.poll()) != null) {
+        sort(request, gets, applies);
+      }
+      run(gets, keys -> store.getAll(keys));
+      run(applies, keys -> store.applyAll(keys, applies.stream().map(Pending::record).toList()));
+      drainQueued.set(false);
+      // A request added after the poll loop ended but before the flag was cleared found a drain
+      // still queued and queued none of its own: take it on here.
+      if (!queue.isEmpty() && drainQueued.compareAndSet(false, true)) {
+        queueDrain();
+      }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void sort(Pending<?> request, List<Pending<Record>> gets, List<Pending<Boolean>> applies) {
+      if (request.record() == null) {
+        gets.add((Pending<Record>) request);
+      } else {
+        applies.add((Pending<Boolean>) request);
+      }
+    }
+
+    private static <T> void run(List<Pending<T>> group, Function<List<byte[]>, List<T>> call) {
+      if (group.isEmpty()) {
+        return;
+      }
+      try {
+        List<T> results = call.apply(group.stream().map(Pending::key).toList());
+        for (int i = 0; i < group.size(); i++) {
+          group.get(i).promise().complete(results.get(i));
+        }
+      } catch (RuntimeException e) {
+        group.forEach(pending -> pending.promise().fail(e));
+      }
+    }
+
+    /** The executor refused the drain (storage stopped): nothing will take the queued requests. */
+    private void failAll(Throwable cause) {
+      Pending<?> request;
+      while ((request = queue.poll()) != null) {
+        request.promise().fail(cause);
+      }
+      drainQueued.set(false);
+    }
+  }
+}
