@@ -20,6 +20,8 @@ public final class ApiRouter {
   static final String STATUS = "/v0/status";
   static final String CLUSTER = "/v0/cluster";
   static final String METRICS = "/metrics";
+  /** A batch holds one value of up to the body limit, or many whose sum is at most RemoteReplica's batch size. */
+  private static final long BATCH_OVERHEAD_BYTES = 2L << 20;
 
   private ApiRouter() {
   }
@@ -59,6 +61,10 @@ public final class ApiRouter {
     router.get(InternalProtocol.RECORD_PATH).handler(guarded(internal::read));
     router.put(InternalProtocol.RECORD_PATH).handler(bodyHandler(config)).handler(guarded(internal::write));
     router.route(InternalProtocol.RECORD_PATH).handler(methodNotAllowed("GET, PUT"));
+    router.route(InternalProtocol.BATCH_PATH).handler(internal::authorize);
+    router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
+        .handler(guarded(internal::batch));
+    router.route(InternalProtocol.BATCH_PATH).handler(methodNotAllowed("POST"));
 
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
     router.route().failureHandler(ApiErrors::handleRoutingFailure);

@@ -1,5 +1,12 @@
 package io.quorumkv.http;
 
+import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.replication.RecordBatchCodec.Answer;
+import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageService;
@@ -51,6 +58,30 @@ final class InternalHandler {
       InternalProtocol.writeHeaders(record, ctx.response().headers());
       ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream").end(Buffer.buffer(record.value()));
     });
+  }
+
+  /** Runs every operation of a batch (each may succeed or fail alone) and answers them all at once. */
+  void batch(RoutingContext ctx) {
+    List<Operation> operations;
+    try {
+      operations = RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)));
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException(e.getMessage());
+    }
+    List<Future<Answer>> answers = new ArrayList<>(operations.size());
+    for (Operation operation : operations) {
+      Future<Answer> answer;
+      if (operation.isRead()) {
+        answer = storage.get(operation.key()).map(Answer::of);
+      } else {
+        clock.observe(operation.record().version());
+        answer = storage.apply(operation.key(), operation.record()).map(applied -> Answer.storedOne());
+      }
+      answers.add(answer.recover(failure -> Future.succeededFuture(Answer.failed(String.valueOf(failure.getMessage())))));
+    }
+    Future.all(answers).onComplete(all -> ctx.response()
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
+        .end(RecordBatchCodec.encodeAnswers(answers.stream().map(Future::result).toList())));
   }
 
   void write(RoutingContext ctx) {

@@ -10,6 +10,8 @@ import io.vertx.core.MultiMap;
  */
 public final class InternalProtocol {
   public static final String RECORD_PATH = "/internal/v0/record";
+  /** {@code POST} of many reads and writes in one body, see {@link RecordBatchCodec}: what coordinators use. */
+  public static final String BATCH_PATH = "/internal/v0/records";
   public static final String VERSION = "X-QKV-Version";
   public static final String TOMBSTONE = "X-QKV-Tombstone";
   public static final String EXPIRES_AT = "X-QKV-Expires-At";

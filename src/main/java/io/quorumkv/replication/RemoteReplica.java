@@ -1,24 +1,46 @@
 package io.quorumkv.replication;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.RecordBatchCodec.Answer;
+import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.Record;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.PromiseInternal;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Another node as a replica, over its internal endpoint with a pooled keep-alive client. */
+/**
+ * Another node as a replica, over its internal batch endpoint with a pooled keep-alive client.
+ * At most {@link #MAX_IN_FLIGHT} batches are in flight to the node; the reads and writes asked
+ * for meanwhile wait and leave together in the next batch, so under load one HTTP exchange
+ * carries many records, and an idle replica gets each operation at once, alone.
+ *
+ * <p>Every operation fails after {@code timeoutMs} from when it was asked for, waiting included.
+ */
 public final class RemoteReplica implements Replica {
+  static final int MAX_IN_FLIGHT = 4;
+  static final int MAX_BATCH_OPERATIONS = 64;
+  /** A batch stops taking operations past this size (a single larger one still goes, alone). */
+  static final int MAX_BATCH_BYTES = 1 << 20;
+
+  private final Vertx vertx;
   private final NodeUrl node;
   private final WebClient client;
   private final long timeoutMs;
   private final String secret;
+  private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+  private int inFlight;
 
-  public RemoteReplica(NodeUrl node, WebClient client, long timeoutMs, String secret) {
+  public RemoteReplica(Vertx vertx, NodeUrl node, WebClient client, long timeoutMs, String secret) {
+    this.vertx = vertx;
     this.node = node;
     this.client = client;
     this.timeoutMs = timeoutMs;
@@ -27,54 +49,111 @@ public final class RemoteReplica implements Replica {
 
   @Override
   public Future<Record> read(byte[] key) {
-    return request(client.get(node.port(), node.host(), uriOf(key))).send()
-        .transform(done -> {
-          if (done.failed()) {
-            return Future.failedFuture(failureOf(done.cause()));
-          }
-          HttpResponse<Buffer> response = done.result();
-          if (response.statusCode() == 404) {
-            return Future.succeededFuture(null);
-          }
-          if (response.statusCode() != 200) {
-            return Future.failedFuture(refused(response));
-          }
-          byte[] value = response.body() == null ? new byte[0] : response.body().getBytes();
-          return Future.succeededFuture(InternalProtocol.readRecord(response.headers(), value));
-        });
+    return ask(new Operation(key, null)).map(Answer::record);
   }
 
   @Override
   public Future<Void> write(byte[] key, Record record) {
-    HttpRequest<Buffer> request = request(client.put(node.port(), node.host(), uriOf(key)));
-    InternalProtocol.writeHeaders(record, request.headers());
-    return request.sendBuffer(Buffer.buffer(record.value()))
-        .transform(done -> {
-          if (done.failed()) {
-            return Future.failedFuture(failureOf(done.cause()));
-          }
-          return done.result().statusCode() == 201 ? Future.succeededFuture() : Future.failedFuture(refused(done.result()));
-        });
+    return ask(new Operation(key, record)).mapEmpty();
   }
 
-  private HttpRequest<Buffer> request(HttpRequest<Buffer> request) {
-    request.timeout(timeoutMs);
+  private Future<Answer> ask(Operation operation) {
+    PromiseInternal<Answer> answer = ((ContextInternal) vertx.getOrCreateContext()).promise();
+    List<Waiting> batch;
+    synchronized (this) {
+      waiting.add(new Waiting(operation, System.nanoTime() + timeoutMs * 1_000_000, answer));
+      batch = nextBatch();
+    }
+    if (batch != null) {
+      send(batch);
+    }
+    return answer.future();
+  }
+
+  /** The operations of the next batch when another may leave now; null otherwise. Holds the lock. */
+  private List<Waiting> nextBatch() {
+    if (inFlight >= MAX_IN_FLIGHT || waiting.isEmpty()) {
+      return null;
+    }
+    List<Waiting> batch = new ArrayList<>();
+    int bytes = 0;
+    long now = System.nanoTime();
+    while (!waiting.isEmpty() && batch.size() < MAX_BATCH_OPERATIONS
+        && (batch.isEmpty() || bytes + waiting.peek().operation().encodedSize() <= MAX_BATCH_BYTES)) {
+      Waiting next = waiting.poll();
+      if (next.deadlineNanos() <= now) {
+        next.answer().tryFail(timedOut());
+        continue;
+      }
+      bytes += next.operation().encodedSize();
+      batch.add(next);
+    }
+    if (batch.isEmpty()) {
+      return null;
+    }
+    inFlight++;
+    return batch;
+  }
+
+  private void send(List<Waiting> batch) {
+    // The batch may wait no longer than its most pressed operation.
+    long remainingMs = Math.max(1, (batch.stream().mapToLong(Waiting::deadlineNanos).min().orElseThrow()
+        - System.nanoTime()) / 1_000_000);
+    HttpRequest<Buffer> request = client.post(node.port(), node.host(), InternalProtocol.BATCH_PATH).timeout(remainingMs);
     if (secret != null) {
       request.putHeader(InternalProtocol.SECRET, secret);
     }
-    return request;
+    request.sendBuffer(RecordBatchCodec.encodeOperations(batch.stream().map(Waiting::operation).toList()))
+        .onComplete(done -> {
+          answer(batch, done.failed() ? failureOf(done.cause()) : null, done.failed() ? null : done.result());
+          List<Waiting> next;
+          synchronized (this) {
+            inFlight--;
+            next = nextBatch();
+          }
+          if (next != null) {
+            send(next);
+          }
+        });
   }
 
-  private static String uriOf(byte[] key) {
-    return InternalProtocol.RECORD_PATH + "?id=" + URLEncoder.encode(new String(key, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+  private void answer(List<Waiting> batch, ReplicaFailure failure, HttpResponse<Buffer> response) {
+    List<Answer> answers = null;
+    if (failure == null && response.statusCode() != 200) {
+      failure = new ReplicaFailure("refused with " + response.statusCode());
+    }
+    if (failure == null) {
+      try {
+        answers = RecordBatchCodec.decodeAnswers(response.body() == null ? Buffer.buffer() : response.body());
+        if (answers.size() != batch.size()) {
+          failure = new ReplicaFailure("answered " + answers.size() + " of " + batch.size() + " operations");
+        }
+      } catch (IllegalArgumentException e) {
+        failure = new ReplicaFailure("malformed answer: " + e.getMessage());
+      }
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      PromiseInternal<Answer> promise = batch.get(i).answer();
+      if (failure != null) {
+        promise.tryFail(failure);
+      } else if (answers.get(i).failure() != null) {
+        promise.tryFail(new ReplicaFailure("failed: " + answers.get(i).failure()));
+      } else {
+        promise.tryComplete(answers.get(i));
+      }
+    }
+  }
+
+  private ReplicaFailure timedOut() {
+    return new ReplicaFailure("timeout after " + timeoutMs + " ms");
   }
 
   private ReplicaFailure failureOf(Throwable cause) {
     String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-    return new ReplicaFailure(message.contains("timeout") ? "timeout after " + timeoutMs + " ms" : "failed: " + message);
+    return message.contains("timeout") ? timedOut() : new ReplicaFailure("failed: " + message);
   }
 
-  private static ReplicaFailure refused(HttpResponse<Buffer> response) {
-    return new ReplicaFailure("refused with " + response.statusCode());
+  /** An operation waiting for a batch, and when it must have been answered. */
+  private record Waiting(Operation operation, long deadlineNanos, PromiseInternal<Answer> answer) {
   }
 }

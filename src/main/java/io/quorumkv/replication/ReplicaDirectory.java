@@ -32,7 +32,7 @@ public final class ReplicaDirectory {
               .setConnectTimeout((int) config.replicaTimeoutMs()).setUserAgentEnabled(false),
               new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_PEER));
         }
-        replicas.put(node, new RemoteReplica(node, client, config.replicaTimeoutMs(), config.clusterSecret()));
+        replicas.put(node, new RemoteReplica(vertx, node, client, config.replicaTimeoutMs(), config.clusterSecret()));
       }
     }
     return Map.copyOf(replicas);

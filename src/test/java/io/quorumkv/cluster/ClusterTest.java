@@ -3,6 +3,7 @@ package io.quorumkv.cluster;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.http.ApiHeaders;
 import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.TestCluster;
@@ -153,12 +154,19 @@ class ClusterTest {
           .header(InternalProtocol.EXPIRES_AT, "0")
           .PUT(HttpRequest.BodyPublishers.ofString("forged"));
       HttpRequest.Builder read = HttpRequest.newBuilder(uri).GET();
+      byte[] forgedBatch = RecordBatchCodec.encodeOperations(List.of(new RecordBatchCodec.Operation(
+          "guarded".getBytes(StandardCharsets.UTF_8), Record.live(Long.MAX_VALUE, "forged".getBytes(StandardCharsets.UTF_8), 0))))
+          .getBytes();
+      HttpRequest.Builder batch = HttpRequest.newBuilder(URI.create(cluster.url(1) + InternalProtocol.BATCH_PATH))
+          .POST(HttpRequest.BodyPublishers.ofByteArray(forgedBatch));
       if (secret != null) {
         write.header(InternalProtocol.SECRET, secret);
         read.header(InternalProtocol.SECRET, secret);
+        batch.header(InternalProtocol.SECRET, secret);
       }
       assertEquals(403, client.send(write.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
       assertEquals(403, client.send(read.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+      assertEquals(403, client.send(batch.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
     }
     assertEquals("original", text(cluster.http(1).get("/v0/entity?id=guarded&ack=3")));
     HttpResponse<String> withSecret = client.send(HttpRequest.newBuilder(uri).header(InternalProtocol.SECRET, SECRET).GET().build(),

@@ -1,0 +1,178 @@
+package io.quorumkv.replication;
+
+import io.quorumkv.storage.Record;
+import io.vertx.core.buffer.Buffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The binary bodies of {@link InternalProtocol#BATCH_PATH}: a request is a sequence of reads and
+ * writes, its answer one entry per operation in the same order. Integers are big-endian.
+ * <pre>
+ * operation: kind (1 read, 2 write) | key length (int) | key | for a write: record
+ * answer:    kind (1 absent, 2 record, 3 stored, 4 failed) | for a record: record | for a failure: message length (int) | UTF-8 message
+ * record:    version (long) | tombstone (byte 0/1) | expires at (long) | value length (int) | value
+ * </pre>
+ */
+public final class RecordBatchCodec {
+  private static final byte READ = 1;
+  private static final byte WRITE = 2;
+  private static final byte ABSENT = 1;
+  private static final byte RECORD = 2;
+  private static final byte STORED = 3;
+  private static final byte FAILED = 4;
+  private static final int RECORD_HEADER_BYTES = 8 + 1 + 8 + 4;
+
+  private RecordBatchCodec() {
+  }
+
+  /** One operation of a batch: a read when {@code record} is null, else a write. */
+  public record Operation(byte[] key, Record record) {
+    public boolean isRead() {
+      return record == null;
+    }
+
+    /** Bytes this operation takes in a request. */
+    int encodedSize() {
+      return 1 + 4 + key.length + (record == null ? 0 : RECORD_HEADER_BYTES + record.value().length);
+    }
+  }
+
+  /** One operation's answer: a record (null when the replica holds none) or stored, or a failure message. */
+  public record Answer(Record record, boolean stored, String failure) {
+    public static Answer of(Record record) {
+      return new Answer(record, false, null);
+    }
+
+    public static Answer storedOne() {
+      return new Answer(null, true, null);
+    }
+
+    public static Answer failed(String message) {
+      return new Answer(null, false, message);
+    }
+  }
+
+  public static Buffer encodeOperations(List<Operation> operations) {
+    Buffer out = Buffer.buffer(operations.stream().mapToInt(Operation::encodedSize).sum());
+    for (Operation operation : operations) {
+      out.appendByte(operation.isRead() ? READ : WRITE).appendInt(operation.key().length).appendBytes(operation.key());
+      if (!operation.isRead()) {
+        appendRecord(out, operation.record());
+      }
+    }
+    return out;
+  }
+
+  /** The operations of a request body; IllegalArgumentException when it is malformed. */
+  public static List<Operation> decodeOperations(Buffer in) {
+    List<Operation> operations = new ArrayList<>();
+    Reader reader = new Reader(in);
+    while (reader.hasMore()) {
+      byte kind = reader.readByte();
+      byte[] key = reader.readBytes();
+      if (kind == READ) {
+        operations.add(new Operation(key, null));
+      } else if (kind == WRITE) {
+        operations.add(new Operation(key, reader.readRecord()));
+      } else {
+        throw new IllegalArgumentException("unknown operation kind " + kind);
+      }
+    }
+    return operations;
+  }
+
+  public static Buffer encodeAnswers(List<Answer> answers) {
+    Buffer out = Buffer.buffer();
+    for (Answer answer : answers) {
+      if (answer.failure() != null) {
+        byte[] message = answer.failure().getBytes(StandardCharsets.UTF_8);
+        out.appendByte(FAILED).appendInt(message.length).appendBytes(message);
+      } else if (answer.stored()) {
+        out.appendByte(STORED);
+      } else if (answer.record() == null) {
+        out.appendByte(ABSENT);
+      } else {
+        appendRecord(out.appendByte(RECORD), answer.record());
+      }
+    }
+    return out;
+  }
+
+  /** The answers of a response body; IllegalArgumentException when it is malformed. */
+  public static List<Answer> decodeAnswers(Buffer in) {
+    List<Answer> answers = new ArrayList<>();
+    Reader reader = new Reader(in);
+    while (reader.hasMore()) {
+      byte kind = reader.readByte();
+      answers.add(switch (kind) {
+        case ABSENT -> Answer.of(null);
+        case RECORD -> Answer.of(reader.readRecord());
+        case STORED -> Answer.storedOne();
+        case FAILED -> Answer.failed(new String(reader.readBytes(), StandardCharsets.UTF_8));
+        default -> throw new IllegalArgumentException("unknown answer kind " + kind);
+      });
+    }
+    return answers;
+  }
+
+  private static void appendRecord(Buffer out, Record record) {
+    out.appendLong(record.version()).appendByte(record.tombstone() ? (byte) 1 : 0).appendLong(record.expiresAt())
+        .appendInt(record.value().length).appendBytes(record.value());
+  }
+
+  /** Reads a body front to back, refusing to read past its end. */
+  private static final class Reader {
+    private final Buffer in;
+    private int position;
+
+    Reader(Buffer in) {
+      this.in = in;
+    }
+
+    boolean hasMore() {
+      return position < in.length();
+    }
+
+    byte readByte() {
+      need(1);
+      return in.getByte(position++);
+    }
+
+    long readLong() {
+      need(8);
+      long value = in.getLong(position);
+      position += 8;
+      return value;
+    }
+
+    byte[] readBytes() {
+      need(4);
+      int length = in.getInt(position);
+      position += 4;
+      if (length < 0) {
+        throw new IllegalArgumentException("negative length " + length);
+      }
+      need(length);
+      byte[] bytes = in.getBytes(position, position + length);
+      position += length;
+      return bytes;
+    }
+
+    Record readRecord() {
+      long version = readLong();
+      boolean tombstone = readByte() != 0;
+      long expiresAt = readLong();
+      byte[] value = readBytes();
+      return tombstone ? Record.tombstone(version) : Record.live(version, value, expiresAt);
+    }
+
+    private void need(int bytes) {
+      if (in.length() - position < bytes) {
+        throw new IllegalArgumentException("batch body ends early at byte " + position);
+      }
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.quorumkv.replication;
+
+import io.quorumkv.replication.RecordBatchCodec.Answer;
+import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.storage.Record;
+import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RecordBatchCodecTest {
+
+  @Test
+  void operationsRoundTripInOrder() {
+    List<Operation> sent = List.of(
+        new Operation(bytes("read me"), null),
+        new Operation(bytes("k\u00e9y"), Record.live(42, bytes("value"), 1234)),
+        new Operation(new byte[0], Record.tombstone(7)));
+    List<Operation> received = RecordBatchCodec.decodeOperations(RecordBatchCodec.encodeOperations(sent));
+
+    assertEquals(3, received.size());
+    assertTrue(received.get(0).isRead());
+    assertArrayEquals(bytes("read me"), received.get(0).key());
+    assertArrayEquals(bytes("k\u00e9y"), received.get(1).key());
+    assertEquals(42, received.get(1).record().version());
+    assertEquals(1234, received.get(1).record().expiresAt());
+    assertArrayEquals(bytes("value"), received.get(1).record().value());
+    assertTrue(received.get(2).record().tombstone());
+    assertEquals(7, received.get(2).record().version());
+  }
+
+  @Test
+  void answersRoundTripInOrder() {
+    List<Answer> answers = RecordBatchCodec.decodeAnswers(RecordBatchCodec.encodeAnswers(List.of(
+        Answer.of(null), Answer.of(Record.live(3, bytes("v"), 0)), Answer.storedOne(), Answer.failed("disk full"))));
+
+    assertEquals(4, answers.size());
+    assertNull(answers.get(0).record());
+    assertEquals(3, answers.get(1).record().version());
+    assertTrue(answers.get(2).stored());
+    assertEquals("disk full", answers.get(3).failure());
+  }
+
+  @Test
+  void malformedBodiesAreRefusedNotMisread() {
+    byte[] whole = RecordBatchCodec.encodeOperations(List.of(new Operation(bytes("key"), Record.live(1, bytes("v"), 0))))
+        .getBytes();
+    for (int cut = 1; cut < whole.length; cut++) {
+      Buffer truncated = Buffer.buffer(java.util.Arrays.copyOf(whole, cut));
+      assertThrows(IllegalArgumentException.class, () -> RecordBatchCodec.decodeOperations(truncated), "cut at " + cut);
+    }
+    assertThrows(IllegalArgumentException.class, () -> RecordBatchCodec.decodeOperations(Buffer.buffer(new byte[] {9})));
+    assertThrows(IllegalArgumentException.class,
+        () -> RecordBatchCodec.decodeOperations(Buffer.buffer().appendByte((byte) 1).appendInt(-5)));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
