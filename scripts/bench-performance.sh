@@ -15,6 +15,9 @@
 #   scripts/bench-performance.sh                         # everything, ~25 min
 #   STAGES=single,tails ROUNDS=3 DURATION=10 scripts/bench-performance.sh
 #   NODE_OPTS="-XX:+UseParallelGC" scripts/bench-performance.sh   # extra JVM options of the nodes
+#   NODE_CONF='"storage": {"workers": 2}' scripts/bench-performance.sh  # extra conf keys of the nodes
+#   JAR=/tmp/before.jar SINGLE_DATA=/tmp/filled scripts/bench-performance.sh
+#       # another build of the node, and a copy of a data dir filled before (skips the fill)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,15 +30,17 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-3}
 HEAP=${HEAP:-128m}
 NODE_OPTS=${NODE_OPTS:-}
+NODE_CONF=${NODE_CONF:+, $NODE_CONF}
+SINGLE_DATA=${SINGLE_DATA:-}
 OUT=${OUT:-$(mktemp -d /tmp/quorumkv-perf.XXXX)}
 BASE_PORT=${BASE_PORT:-8090}
 
 source scripts/bench-lib.sh
 command -v bc >/dev/null || { echo "bc is not installed: apt-get install bc" >&2; exit 1; }
-mvn -q -B -DskipTests package
+[ -n "${JAR:-}" ] || mvn -q -B -DskipTests package
 mkdir -p "$OUT"
 work=$(mktemp -d)
-cp target/quorumkv.jar "$work/quorumkv.jar" # later builds must not change the jar under a running node
+cp "${JAR:-target/quorumkv.jar}" "$work/quorumkv.jar" # later builds must not change the jar under a running node
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -48,7 +53,7 @@ tables="$OUT/tables.md"
 say() { echo "$@" | tee -a "$tables"; }
 say "# quorumkv performance run $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
 say ""
-say "Nodes: -Xmx$HEAP $NODE_OPTS; load tool: bench, ${ROUNDS} interleaved rounds of ${DURATION} s after ${WARMUP} s warm-up; medians."
+say "Nodes: -Xmx$HEAP $NODE_OPTS ${NODE_CONF#, }; jar ${JAR:-built from the commit}; load tool: bench, ${ROUNDS} interleaved rounds of ${DURATION} s after ${WARMUP} s warm-up; medians."
 echo "outputs in $OUT"
 
 # start_node NAME CONF: starts a node in the background with GC logging, waits for it to answer.
@@ -84,11 +89,16 @@ med() { echo "${results[$1]}" | median; }
 single_url="http://127.0.0.1:$BASE_PORT"
 start_single() {
   cat > "$work/single.json" <<CONF
-{ "url": "$single_url", "dataDir": "$work/single", "eventLoops": 2 }
+{ "url": "$single_url", "dataDir": "$work/single", "eventLoops": 2 $NODE_CONF }
 CONF
-  start_node single "$work/single.json"
-  echo "filling the single node with $KEYS records of $VALUE bytes..."
-  java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$single_url" "$KEYS" "$VALUE" 64 > /dev/null
+  if [ -n "$SINGLE_DATA" ]; then
+    cp -r "$SINGLE_DATA" "$work/single"
+    start_node single "$work/single.json"
+  else
+    start_node single "$work/single.json"
+    echo "filling the single node with $KEYS records of $VALUE bytes..."
+    java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$single_url" "$KEYS" "$VALUE" 64 > /dev/null
+  fi
   # Warms the JIT of the node and of the tool before anything is recorded.
   for w in status get put; do bench "warm-$w" "$single_url" --rate max --workload "$w" --keys "$KEYS"; done
 }
@@ -152,7 +162,7 @@ if [[ $STAGES == *cluster* ]]; then
   for i in 1 2 3; do
     cat > "$work/node$i.json" <<CONF
 { "url": "http://127.0.0.1:$((BASE_PORT + i))", "cluster": [$(IFS=,; echo "${urls[*]}")],
-  "dataDir": "$work/node$i", "eventLoops": 2,
+  "dataDir": "$work/node$i", "eventLoops": 2 $NODE_CONF,
   "hazelcast": { "port": $((5710 + i)), "members": [$(IFS=,; echo "${members[*]}")], "clusterName": "quorumkv-perf-$$" } }
 CONF
   done

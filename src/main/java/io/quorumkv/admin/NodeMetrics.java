@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quorumkv.config.NodeConfig;
@@ -26,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One node's metrics, in a Prometheus registry of its own: Vert.x's HTTP server and client
- * metrics by route, method and status (through vertx-micrometer-metrics), plus quorumkv's own:
+ * metrics by route, method and status (through vertx-micrometer-metrics), JVM memory by pool, plus quorumkv's own:
  * storage operation latency, replica call outcomes, 504s, read repairs, hints, and RocksDB
  * figures. RocksDB figures are read on a storage worker every few seconds and served from
  * that snapshot, so a scrape never calls RocksDB from an event loop.
@@ -41,6 +42,8 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver {
   private final Counter notEnoughReplicas;
 
   public NodeMetrics() {
+    // Heap and non-heap use by memory pool (jvm_memory_used_bytes and friends): gauges only, no listeners to close.
+    new JvmMemoryMetrics().bindTo(registry);
     notEnoughReplicas = Counter.builder("quorumkv_not_enough_replicas")
         .description("requests answered 504 because fewer than ack replicas answered").register(registry);
   }
