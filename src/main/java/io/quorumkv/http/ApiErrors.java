@@ -13,6 +13,8 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class ApiErrors {
   private static final System.Logger LOG = System.getLogger(ApiErrors.class.getName());
+  /** Messages may quote the request (a bad ack, an unknown path); a hostile one must not make them long. */
+  static final int MAX_MESSAGE_CHARS = 200;
 
   private ApiErrors() {
   }
@@ -26,7 +28,21 @@ public final class ApiErrors {
     }
     response.setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
-        .end(message + "\n");
+        .end(shortLine(message) + "\n");
+  }
+
+  /** The message on one line (control characters shown as '?') and cut to {@link #MAX_MESSAGE_CHARS}. */
+  static String shortLine(String message) {
+    String text = message == null ? "" : message;
+    StringBuilder line = new StringBuilder(Math.min(text.length(), MAX_MESSAGE_CHARS + 3));
+    for (int i = 0; i < text.length() && line.length() < MAX_MESSAGE_CHARS; i++) {
+      char c = text.charAt(i);
+      line.append(Character.isISOControl(c) ? '?' : c);
+    }
+    if (text.length() > MAX_MESSAGE_CHARS) {
+      line.append("...");
+    }
+    return line.toString();
   }
 
   static void fail(RoutingContext ctx, Throwable failure) {
