@@ -48,6 +48,9 @@ public final class HttpVerticle extends VerticleBase {
     HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
         .setMaxInitialLineLength(MAX_INITIAL_LINE_LENGTH)
         .setMaxHeaderSize(MAX_HEADER_SIZE)
+        // No HTTP/2 upgrade over cleartext: nothing here speaks it, and Vert.x answers a malformed
+        // "Upgrade: h2c" itself with an empty 400.
+        .setHttp2ClearTextEnabled(false)
         .setIdleTimeout((int) Math.min(idleTimeoutMs, Integer.MAX_VALUE))
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
     server = vertx.createHttpServer(options)
