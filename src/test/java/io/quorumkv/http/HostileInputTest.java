@@ -87,6 +87,31 @@ class HostileInputTest {
     assertEquals(404, http.get("/v0/entity?id=cl-bad").statusCode(), "a malformed PUT stored nothing");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"/v0/entity%zz?id=k", "/%/v0", "/v0/%4", "/%ff%fe"})
+  void pathWithBadPercentEncodingIs400(String path) throws IOException {
+    RawHttp.Response response = answer("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertEquals(400, response.status(), path);
+    assertShortPlainText(response);
+  }
+
+  @Test
+  void http11WithoutHostIs400SayingSo() throws IOException {
+    RawHttp.Response response = answer("GET /v0/entity?id=k HTTP/1.1\r\n\r\n");
+    assertEquals(400, response.status());
+    assertTrue(response.bodyText().contains("Host"), response.bodyText());
+    assertShortPlainText(response);
+  }
+
+  @Test
+  void h2cUpgradeIsIgnoredAndTheRequestAnsweredOverHttp11() throws IOException {
+    RawHttp.Response status = answer("GET /v0/status HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n");
+    assertEquals(200, status.status());
+    RawHttp.Response bad = answer("GET /v0/entity HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\n\r\n");
+    assertEquals(400, bad.status());
+    assertShortPlainText(bad);
+  }
+
   @Test
   void requestLineWithoutVersionIsAnsweredOrClosedNeverLeftHanging() throws IOException {
     // An HTTP/0.9 request line has no version; HTTP/0.9 has no status line to answer with.
