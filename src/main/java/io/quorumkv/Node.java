@@ -197,7 +197,7 @@ public final class Node {
           return hints.start(ReplicaDirectory.create(vertx, config, storage));
         })
         .compose(hintsLoaded -> vertx.deployVerticle(() -> {
-          HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
+          HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(), config.idleTimeoutMs(),
               v -> ApiRouter.create(v, api));
           httpVerticles.add(verticle);
           return verticle;

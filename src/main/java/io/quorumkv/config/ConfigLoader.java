@@ -48,6 +48,7 @@ public final class ConfigLoader {
     int eventLoops = root.positiveInt("eventLoops", NodeConfig.defaultEventLoops(), MAX_EVENT_LOOPS);
     long maxBodyBytes = root.positiveLong("maxBodyBytes", NodeConfig.DEFAULT_MAX_BODY_BYTES);
     long shutdownTimeoutMs = root.positiveLong("shutdownTimeoutMs", NodeConfig.DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    long idleTimeoutMs = root.nonNegativeLong("idleTimeoutMs", NodeConfig.DEFAULT_IDLE_TIMEOUT_MS);
     long replicaTimeoutMs = root.positiveLong("replicaTimeoutMs", NodeConfig.DEFAULT_REPLICA_TIMEOUT_MS);
     String clusterSecret = root.string("clusterSecret", null);
     if (clusterSecret != null && clusterSecret.isEmpty()) {
@@ -64,7 +65,7 @@ public final class ConfigLoader {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
-        replicaTimeoutMs, clusterSecret, adminToken, hints == null ? HintsConfig.defaults() : hints,
+        idleTimeoutMs, replicaTimeoutMs, clusterSecret, adminToken, hints == null ? HintsConfig.defaults() : hints,
         storage == null ? StorageConfig.defaults() : storage);
   }
 

@@ -13,6 +13,7 @@ import java.util.List;
  * @param eventLoops        event-loop threads, one HTTP verticle each
  * @param maxBodyBytes      largest accepted PUT body; larger ones get 413
  * @param shutdownTimeoutMs how long a stop waits for in-flight requests
+ * @param idleTimeoutMs     an HTTP connection that neither reads nor writes this long is closed; 0 for never
  * @param replicaTimeoutMs  how long a coordinator waits for one replica's answer
  * @param clusterSecret     required on internal (replica) requests when set; null for none
  * @param adminToken        required (as a bearer token) on admin requests when set; null for none
@@ -20,13 +21,18 @@ import java.util.List;
  * @param storage           RocksDB settings
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
-                         int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long replicaTimeoutMs,
+                         int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
                          String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
   public static final long DEFAULT_MAX_BODY_BYTES = 16L << 20;
   public static final long DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+  /**
+   * Longer than the 60 s keep-alive of Vert.x HTTP clients (the replica clients use the default), so a
+   * pooled replica connection is retired by its client before the server could close it under a request.
+   */
+  public static final long DEFAULT_IDLE_TIMEOUT_MS = 120_000;
   public static final long DEFAULT_REPLICA_TIMEOUT_MS = 1_000;
 
   public static int defaultEventLoops() {
@@ -37,7 +43,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
   public static NodeConfig defaults() {
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
-        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS, null,
+        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS, null,
         null, HintsConfig.defaults(), StorageConfig.defaults());
   }
 

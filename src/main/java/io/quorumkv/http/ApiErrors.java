@@ -13,6 +13,8 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class ApiErrors {
   private static final System.Logger LOG = System.getLogger(ApiErrors.class.getName());
+  /** Messages may quote the request (a bad ack, an unknown path); a hostile one must not make them long. */
+  static final int MAX_MESSAGE_CHARS = 200;
 
   private ApiErrors() {
   }
@@ -26,7 +28,21 @@ public final class ApiErrors {
     }
     response.setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
-        .end(message + "\n");
+        .end(shortLine(message) + "\n");
+  }
+
+  /** The message on one line (control characters shown as '?') and cut to {@link #MAX_MESSAGE_CHARS}. */
+  static String shortLine(String message) {
+    String text = message == null ? "" : message;
+    StringBuilder line = new StringBuilder(Math.min(text.length(), MAX_MESSAGE_CHARS + 3));
+    for (int i = 0; i < text.length() && line.length() < MAX_MESSAGE_CHARS; i++) {
+      char c = text.charAt(i);
+      line.append(Character.isISOControl(c) ? '?' : c);
+    }
+    if (text.length() > MAX_MESSAGE_CHARS) {
+      line.append("...");
+    }
+    return line.toString();
   }
 
   static void fail(RoutingContext ctx, Throwable failure) {
@@ -43,17 +59,36 @@ public final class ApiErrors {
     }
   }
 
+  /**
+   * A failure vertx-web raised where no route's failure handler sees it, such as a request path it
+   * cannot percent-decode or an HTTP/1.1 request without a Host header.
+   */
+  static void handleUnhandledFailure(RoutingContext ctx, int failedStatus) {
+    int status = failedStatus < 400 ? 500 : failedStatus;
+    Throwable failure = ctx.failure();
+    String message = failure == null ? null : failure.getMessage();
+    if (status == 413) {
+      send(ctx, 413, "request body exceeds the limit");
+    } else if (status == 400 && failure instanceof IllegalArgumentException) {
+      send(ctx, 400, "malformed request path (bad percent-encoding)");
+    } else if (status == 400 && message != null && !message.contains("Exception")) {
+      send(ctx, 400, message); // such as vertx-web's "For HTTP/1.x requests, the 'Host' header is required"
+    } else if (status >= 500) {
+      LOG.log(System.Logger.Level.ERROR, "failed " + ctx.request().method() + " " + ctx.request().uri(), failure);
+      send(ctx, status, "internal error");
+    } else if (status == 400) {
+      send(ctx, 400, "bad request");
+    } else {
+      send(ctx, status, "request failed with status " + status);
+    }
+  }
+
   /** The router's last word on a failed context: a status set by vertx-web (413, 405...) or an exception. */
   static void handleRoutingFailure(RoutingContext ctx) {
     if (ctx.failure() != null && ctx.statusCode() < 400) {
       fail(ctx, ctx.failure());
       return;
     }
-    int status = ctx.statusCode();
-    switch (status) {
-      case 413 -> send(ctx, 413, "request body exceeds the limit");
-      case 400 -> send(ctx, 400, "bad request");
-      default -> send(ctx, status, "request failed with status " + status);
-    }
+    handleUnhandledFailure(ctx, ctx.statusCode());
   }
 }

@@ -68,6 +68,11 @@ public final class ApiRouter {
 
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
     router.route().failureHandler(ApiErrors::handleRoutingFailure);
+    // Failures no route's failure handler saw (vertx-web fails some requests, such as a path it
+    // cannot decode, before any route matches) would otherwise get vertx-web's empty answers.
+    for (int status : new int[] {400, 404, 405, 413, 414, 415, 431, 500, 501}) {
+      router.errorHandler(status, ctx -> ApiErrors.handleUnhandledFailure(ctx, status));
+    }
     return router;
   }
 

@@ -12,6 +12,7 @@ import java.time.InstantSource;
 
 /** {@code GET}, {@code PUT} and {@code DELETE /v0/entity?id=ID[&ack=A&from=F][&ttl=MS]}. */
 final class EntityHandler {
+  private static final String TTL_EXPECTED = "a positive integer of milliseconds";
   private final Coordinator coordinator;
   private final int clusterSize;
   private final InstantSource wallClock;
@@ -47,7 +48,7 @@ final class EntityHandler {
     QueryParams params = QueryParams.of(ctx);
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
-    long expiresAt = expiryOf(params.optional("ttl"));
+    long expiresAt = expiryOf(params.optionalInteger("ttl", TTL_EXPECTED));
     byte[] value = RawBodyHandler.bodyOf(ctx);
     answerWrite(ctx, coordinator.put(key, value, expiresAt, quorum), 201);
   }
@@ -69,10 +70,14 @@ final class EntityHandler {
   }
 
   private Quorum quorumOf(QueryParams params) {
-    return Quorum.parse(params.optional("ack"), params.optional("from"), clusterSize);
+    return Quorum.parse(params.optionalInteger("ack", "a positive integer"),
+        params.optionalInteger("from", "a positive integer"), clusterSize);
   }
 
-  /** Absolute expiry for a {@code ttl} in milliseconds, {@link Record#NEVER} without one. */
+  /**
+   * Absolute expiry for a {@code ttl} in milliseconds, {@link Record#NEVER} without one. A ttl so
+   * large that now + ttl overflows is clamped to the largest time, so it never wraps into the past.
+   */
   private long expiryOf(String ttlText) {
     if (ttlText == null) {
       return Record.NEVER;
@@ -81,10 +86,10 @@ final class EntityHandler {
     try {
       ttl = Long.parseLong(ttlText);
     } catch (NumberFormatException e) {
-      throw new BadRequestException("ttl must be a positive integer of milliseconds, got '" + ttlText + "'");
+      throw new BadRequestException("ttl must be " + TTL_EXPECTED + ", got '" + ttlText + "'");
     }
     if (ttl <= 0) {
-      throw new BadRequestException("ttl must be a positive integer of milliseconds, got " + ttl);
+      throw new BadRequestException("ttl must be " + TTL_EXPECTED + ", got " + ttl);
     }
     long now = wallClock.millis();
     return ttl > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + ttl;

@@ -14,28 +14,47 @@ import java.util.function.Function;
  * Vert.x spreads the connections of the shared port over them.
  */
 public final class HttpVerticle extends VerticleBase {
+  /**
+   * Longest request line (method, URI, version): longer ones get 414. Above Vert.x's 4096 default so
+   * that ids of a few KiB fit even percent-encoded (three bytes per non-ASCII byte).
+   */
+  public static final int MAX_INITIAL_LINE_LENGTH = 16 * 1024;
+  /** Largest header block: larger ones get 431 (Vert.x's default, stated here so it is a decision). */
+  public static final int MAX_HEADER_SIZE = 8 * 1024;
+
   private final String host;
   private final int port;
   private final long shutdownTimeoutMs;
+  private final long idleTimeoutMs;
   private final Function<io.vertx.core.Vertx, Router> routerFactory;
   private HttpServer server;
 
   /**
    * @param port              the port to listen on; 0 picks a free one (shared by all instances)
    * @param shutdownTimeoutMs how long {@link #stop()} lets in-flight requests finish
+   * @param idleTimeoutMs     a connection idle (no read, no write) this long is closed; 0 for never
    */
-  public HttpVerticle(String host, int port, long shutdownTimeoutMs, Function<io.vertx.core.Vertx, Router> routerFactory) {
+  public HttpVerticle(String host, int port, long shutdownTimeoutMs, long idleTimeoutMs,
+                      Function<io.vertx.core.Vertx, Router> routerFactory) {
     this.host = host;
     this.port = port;
     this.shutdownTimeoutMs = shutdownTimeoutMs;
+    this.idleTimeoutMs = idleTimeoutMs;
     this.routerFactory = routerFactory;
   }
 
   @Override
   public Future<?> start() {
-    // No h2c: upgrading cleartext HTTP/1.1 to HTTP/2 is not offered, and its handler cost every
-    // request ~10% of the allocation (docs/performance.md).
-    server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false))
+    HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
+        .setMaxInitialLineLength(MAX_INITIAL_LINE_LENGTH)
+        .setMaxHeaderSize(MAX_HEADER_SIZE)
+        // No HTTP/2 upgrade over cleartext: nothing here speaks it, Vert.x answers a malformed
+        // "Upgrade: h2c" itself with an empty 400, and its handler cost ~10% of the allocation.
+        .setHttp2ClearTextEnabled(false)
+        .setIdleTimeout((int) Math.min(idleTimeoutMs, Integer.MAX_VALUE))
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    server = vertx.createHttpServer(options)
+        .invalidRequestHandler(InvalidRequests::answer)
         .requestHandler(routerFactory.apply(vertx));
     return server.listen();
   }

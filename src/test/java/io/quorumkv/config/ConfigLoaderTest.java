@@ -35,7 +35,14 @@ class ConfigLoaderTest {
     assertEquals(Path.of("data"), config.dataDir());
     assertNull(config.hazelcast());
     assertEquals(16L << 20, config.maxBodyBytes());
+    assertEquals(120_000, config.idleTimeoutMs());
     assertEquals(StorageConfig.defaults(), config.storage());
+  }
+
+  @Test
+  void idleTimeoutZeroMeansNever() {
+    assertEquals(0, ConfigLoader.parse(base().put("idleTimeoutMs", 0)).idleTimeoutMs());
+    assertEquals(5_000, ConfigLoader.parse(base().put("idleTimeoutMs", 5_000)).idleTimeoutMs());
   }
 
   @Test
@@ -68,6 +75,7 @@ class ConfigLoaderTest {
     assertProblem("unknown key 'hazelcast.group'", base().put("hazelcast", new JsonObject().put("group", "x")));
     assertProblem("'clusterSecret' must not be empty (leave it out for no secret)", base().put("clusterSecret", ""));
     assertProblem("'replicaTimeoutMs' must be positive, got -1", base().put("replicaTimeoutMs", -1));
+    assertProblem("'idleTimeoutMs' must be a whole number, got \"60s\"", base().put("idleTimeoutMs", "60s"));
   }
 
   @Test

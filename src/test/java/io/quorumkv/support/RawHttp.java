@@ -45,6 +45,12 @@ public final class RawHttp implements AutoCloseable {
     out = socket.getOutputStream();
   }
 
+  /** How long a read may wait before it fails with a SocketTimeoutException (30 s unless set). */
+  public RawHttp timeout(int millis) throws IOException {
+    socket.setSoTimeout(millis);
+    return this;
+  }
+
   public static Response exchange(int port, String rawRequest) throws IOException {
     try (RawHttp http = new RawHttp(port)) {
       http.send(rawRequest);

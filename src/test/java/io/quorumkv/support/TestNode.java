@@ -3,10 +3,12 @@ package io.quorumkv.support;
 import io.quorumkv.Node;
 import io.quorumkv.config.ConfigLoader;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.storage.Store;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.function.UnaryOperator;
 
 /** A real node in this JVM, on a free port, with its data in a test directory. */
 public final class TestNode implements AutoCloseable {
@@ -34,6 +36,11 @@ public final class TestNode implements AutoCloseable {
 
   public static TestNode start(NodeConfig config, InstantSource wallClock) {
     return new TestNode(Await.result(Node.start(config, wallClock)));
+  }
+
+  /** A node whose store is wrapped by {@code storeLayer} (to count or fault its calls). */
+  public static TestNode start(NodeConfig config, UnaryOperator<Store> storeLayer) {
+    return new TestNode(Await.result(Node.start(config, InstantSource.system(), storeLayer)));
   }
 
   public Node node() {
