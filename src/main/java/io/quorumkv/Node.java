@@ -333,9 +333,11 @@ public final class Node {
     if (failure instanceof ConfigException || failure instanceof StartupException) {
       return failure;
     }
-    if (failure instanceof BindException) {
-      return new StartupException("cannot listen on " + config.url().host() + ":" + config.url().port() + ": "
-          + failure.getMessage(), failure);
+    // Java NIO reports a BindException, Netty's native epoll transport an IOException naming the errno.
+    if (failure instanceof BindException || failure instanceof IOException && String.valueOf(failure.getMessage())
+        .contains("Address already in use")) {
+      return new StartupException("cannot listen on " + config.url().host() + ":" + config.url().port()
+          + ": address already in use", failure);
     }
     String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     return new StartupException("cannot start: " + message, failure);
