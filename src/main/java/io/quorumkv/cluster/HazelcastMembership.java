@@ -58,6 +58,8 @@ public final class HazelcastMembership implements LiveNodes {
     config.setProperty("hazelcast.wait.seconds.before.join", "0");
     config.setProperty("hazelcast.max.wait.seconds.before.join", "0");
     config.setProperty("hazelcast.local.localAddress", self.host());
+    // Hazelcast listens on every interface unless told otherwise, whatever interface it picks.
+    config.setProperty("hazelcast.socket.bind.any", "false");
     config.setProperty("hazelcast.merge.first.run.delay.seconds", "10");
     config.setProperty("hazelcast.merge.next.run.delay.seconds", "10");
     config.setProperty("hazelcast.phone.home.enabled", "false");
