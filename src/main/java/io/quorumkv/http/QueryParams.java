@@ -35,7 +35,7 @@ final class QueryParams {
       throw new BadRequestException("malformed query string (bad percent-encoding)");
     }
     int query = uri.indexOf('?');
-    if (query >= 0) {
+    if (query >= 0 && uri.indexOf('%', query) >= 0) {
       int fragment = uri.indexOf('#', query);
       requireUtf8(uri.substring(query + 1, fragment < 0 ? uri.length() : fragment));
     }
