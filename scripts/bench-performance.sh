@@ -41,10 +41,8 @@ command -v bc >/dev/null || { echo "bc is not installed: apt-get install bc" >&2
 mkdir -p "$OUT"
 work=$(mktemp -d)
 cp "${JAR:-target/quorumkv.jar}" "$work/quorumkv.jar" # later builds must not change the jar under a running node
-pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   rm -rf "$work"
 }
 trap cleanup EXIT

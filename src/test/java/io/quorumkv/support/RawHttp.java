@@ -129,6 +129,11 @@ public final class RawHttp implements AutoCloseable {
   }
 
   private String readLine() throws IOException {
+    return readLine(in);
+  }
+
+  /** One CRLF- or LF-terminated line of a raw HTTP stream, without its terminator. */
+  public static String readLine(InputStream in) throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     int b;
     while ((b = in.read()) != '\n') {
