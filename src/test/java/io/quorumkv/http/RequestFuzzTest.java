@@ -2,12 +2,12 @@ package io.quorumkv.http;
 
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.support.Http;
+import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.quorumkv.support.RawHttp;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
