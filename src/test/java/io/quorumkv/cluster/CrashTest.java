@@ -3,6 +3,7 @@ package io.quorumkv.cluster;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ReplicaCopy;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -151,7 +152,7 @@ class CrashTest {
 
     Await.until("every replica holds the same record of every key", CONVERGE, () -> {
       for (String key : acknowledged.keySet()) {
-        ProcessCluster.Copy first = cluster.copy(0, key);
+        ReplicaCopy first = cluster.copy(0, key);
         if (first == null || !first.equals(cluster.copy(1, key)) || !first.equals(cluster.copy(2, key))) {
           return false;
         }

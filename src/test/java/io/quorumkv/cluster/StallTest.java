@@ -5,6 +5,7 @@ import io.quorumkv.http.ApiHeaders;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ReplicaCopy;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -105,7 +106,7 @@ class StallTest {
     long resumed = System.nanoTime();
     Await.until("the writes the frozen node missed reach its own store", CONVERGE, () -> missed.entrySet().stream()
         .allMatch(write -> {
-          ProcessCluster.Copy copy = cluster.copy(STALLED, write.getKey());
+          ReplicaCopy copy = cluster.copy(STALLED, write.getKey());
           return copy != null && copy.version() >= write.getValue();
         }));
     long caughtUpMs = (System.nanoTime() - resumed) / 1_000_000;

@@ -1,6 +1,5 @@
 package io.quorumkv.support;
 
-import io.quorumkv.replication.InternalProtocol;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -23,10 +22,6 @@ import java.util.concurrent.TimeUnit;
  * ({@code SIGSTOP}/{@code SIGCONT}) and started again with the same conf and data.
  */
 public final class ProcessCluster implements AutoCloseable {
-  /** A replica's own copy of a key, as its internal endpoint reports it. */
-  public record Copy(long version, boolean tombstone, String value) {
-  }
-
   private final Path dir;
   private final List<String> urls;
   private final Path[] confs;
@@ -169,17 +164,8 @@ public final class ProcessCluster implements AutoCloseable {
   }
 
   /** The node's own stored record for the key (null if it holds nothing), read over its internal endpoint. */
-  public Copy copy(int node, String key) {
-    HttpResponse<byte[]> response = http(node).get(InternalProtocol.RECORD_PATH + "?id=" + Http.encode(key));
-    if (response.statusCode() == 404) {
-      return null;
-    }
-    if (response.statusCode() != 200) {
-      throw new AssertionError("internal read of " + key + " on " + url(node) + " answered " + response.statusCode());
-    }
-    long version = Long.parseLong(response.headers().firstValue(InternalProtocol.VERSION).orElseThrow());
-    boolean tombstone = "1".equals(response.headers().firstValue(InternalProtocol.TOMBSTONE).orElse("0"));
-    return new Copy(version, tombstone, new String(response.body(), StandardCharsets.UTF_8));
+  public ReplicaCopy copy(int node, String key) {
+    return ReplicaCopy.of(http(node), key);
   }
 
   /** Every log this node has written, all runs together. */
