@@ -104,20 +104,24 @@ public final class ProcessCluster implements AutoCloseable {
     return nodes[node].pid();
   }
 
-  /** {@code kill -9}: no shutdown hook, no flush; waits until every other node sees it down. */
+  /** {@code kill -9}: no shutdown hook, no flush. */
   public void kill(int node) throws InterruptedException {
     nodes[node].kill();
-    awaitSeenDown(node);
   }
 
   /** Starts the node again with the same conf and data and waits until every node sees every node alive. */
   public void restart(int node) throws IOException {
+    startAgain(node);
+    awaitAllSeeAll();
+  }
+
+  /** Starts the node again with the same conf and data and waits until it serves (not for membership). */
+  public void startAgain(int node) throws IOException {
     if (running(node)) {
       throw new IllegalStateException("node " + node + " is still running");
     }
     launch(node);
     nodes[node].awaitReady();
-    awaitAllSeeAll();
   }
 
   /** {@code kill -STOP}: the process freezes with its sockets open, as a node in a long GC pause would. */
@@ -199,7 +203,8 @@ public final class ProcessCluster implements AutoCloseable {
     }
   }
 
-  private void awaitSeenDown(int node) {
+  /** Waits until every other running node's membership sees the node down. */
+  public void awaitSeenDown(int node) {
     String url = url(node);
     for (int observer = 0; observer < nodes.length; observer++) {
       if (observer != node && running(observer)) {
