@@ -32,7 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A replica that freezes ({@code SIGSTOP}: its sockets stay open, nothing answers), for less
  * than the failure detector's limit, so membership still sees it alive. Requests that need it
  * must fail with 504 after the replica timeout instead of hanging; requests that do not need it
- * must not slow down; after {@code SIGCONT} the writes it missed must reach it.
+ * must not slow down; after {@code SIGCONT} the writes it missed must reach it. Its twin
+ * freezes the replica past the failure detector: it is declared down, writes skip it at once,
+ * and after {@code SIGCONT} it rejoins and gets what it missed.
  */
 class StallTest {
   private static final int STALLED = 2;
@@ -124,6 +126,53 @@ class StallTest {
 
     assertTrue(worstTimeout <= REPLICA_TIMEOUT_MS + SLACK_MS, "a 504 took " + worstTimeout + " ms");
     assertTrue(p99During < 1_000_000_000L, "p99 of requests that do not need the frozen node: " + p99During / 1e6 + " ms");
+    for (int i = 0; i < cluster.size(); i++) {
+      assertFalse(cluster.log(i).contains("has been blocked for"), "node " + i + " logged a blocked thread:\n" + cluster.log(i));
+    }
+  }
+
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void aReplicaFrozenPastTheFailureDetectorIsDeclaredDownThenRejoinsAndCatchesUp() throws Exception {
+    int maxNoHeartbeatSeconds = 3;
+    cluster = ProcessCluster.start(3, dir, new JsonObject()
+        .put("replicaTimeoutMs", REPLICA_TIMEOUT_MS)
+        .put("hints", new JsonObject().put("retryMs", 500))
+        .put("hazelcast", new JsonObject().put("maxNoHeartbeatSeconds", maxNoHeartbeatSeconds)));
+    Http coordinator = cluster.http(COORDINATOR);
+    Map<String, Long> missed = new LinkedHashMap<>();
+    long stallStart = System.nanoTime();
+    cluster.suspend(STALLED);
+    long declaredDownMs;
+    try {
+      cluster.awaitSeenDown(STALLED);
+      declaredDownMs = (System.nanoTime() - stallStart) / 1_000_000;
+      for (int i = 0; i < 20; i++) {
+        String key = "missed-" + i;
+        long start = System.nanoTime();
+        HttpResponse<byte[]> put = coordinator.put("/v0/entity?id=" + key + "&ack=2&from=3", "while-down-" + i);
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(201, put.statusCode(), Http.text(put));
+        assertTrue(elapsedMs < REPLICA_TIMEOUT_MS, "a replica known down fails at once, yet the write took " + elapsedMs + " ms");
+        missed.put(key, Long.parseLong(put.headers().firstValue(ApiHeaders.VERSION).orElseThrow()));
+      }
+    } finally {
+      cluster.resume(STALLED);
+    }
+    long resumed = System.nanoTime();
+    cluster.awaitAllSeeAll();
+    long rejoinedMs = (System.nanoTime() - resumed) / 1_000_000;
+    Await.until("the writes the node missed while declared down reach its own store", CONVERGE, () -> missed.entrySet()
+        .stream().allMatch(write -> {
+          ReplicaCopy copy = cluster.copy(STALLED, write.getKey());
+          return copy != null && copy.version() >= write.getValue();
+        }));
+    long caughtUpMs = (System.nanoTime() - resumed) / 1_000_000;
+    HttpResponse<byte[]> through = cluster.http(STALLED).put("/v0/entity?id=after-rejoin&ack=3&from=3", "v");
+    assertEquals(201, through.statusCode(), "a write at 3/3 through the rejoined node: " + Http.text(through));
+    System.out.printf("StallTest: frozen node declared down after %d ms (maxNoHeartbeatSeconds %d); after SIGCONT"
+            + " every node sees every node alive in %d ms, and its %d missed writes reached it in %d ms%n",
+        declaredDownMs, maxNoHeartbeatSeconds, rejoinedMs, missed.size(), caughtUpMs);
     for (int i = 0; i < cluster.size(); i++) {
       assertFalse(cluster.log(i).contains("has been blocked for"), "node " + i + " logged a blocked thread:\n" + cluster.log(i));
     }
