@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Many clients write the same few keys through different nodes at once, at ack 1, 2 and 3 of 3.
+ * Many clients write (and now and then delete) the same few keys through different nodes at
+ * once, at ack 1, 2 and 3 of 3.
  * Last-write-wins by version: once the writes and their fan-out have settled, every replica
  * must hold the same record of each key, and it must be the write with the highest version any
  * client was acknowledged (an acknowledged write may lose to a newer one; that is the rule).
@@ -37,6 +38,8 @@ class ConcurrentWritersTest {
   private static final int CLIENTS = 12;
   private static final int WRITES_PER_CLIENT = 150;
   private static final int KEYS = 4;
+  /** Every this many writes of a client is a delete (a tombstone with its version). */
+  private static final int DELETE_EVERY = 7;
   private static final Duration SETTLE = Duration.ofSeconds(30);
 
   @TempDir
@@ -53,7 +56,7 @@ class ConcurrentWritersTest {
     cluster.close();
   }
 
-  /** One acknowledged write: its version, as the server returned it, and its value. */
+  /** One acknowledged write: its version, as the server returned it, and its value (null for a delete). */
   private record Ack(long version, String value) {
   }
 
@@ -74,10 +77,12 @@ class ConcurrentWritersTest {
             String key = "contended-" + ((client + i) % KEYS);
             int ack = 1 + (client + i) % 3;
             Http node = cluster.http((client + i / 3) % cluster.size());
-            String value = "client-" + client + "-write-" + i;
-            HttpResponse<byte[]> put = node.put("/v0/entity?id=" + key + "&ack=" + ack + "&from=3", value);
-            if (put.statusCode() == 201) {
-              long version = Long.parseLong(put.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
+            String query = "/v0/entity?id=" + key + "&ack=" + ack + "&from=3";
+            boolean delete = i % DELETE_EVERY == DELETE_EVERY - 1;
+            String value = delete ? null : "client-" + client + "-write-" + i;
+            HttpResponse<byte[]> answer = delete ? node.delete(query) : node.put(query, value);
+            if (answer.statusCode() == (delete ? 202 : 201)) {
+              long version = Long.parseLong(answer.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
               acks.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(new Ack(version, value));
             } else {
               notAcknowledged.incrementAndGet();
@@ -120,11 +125,17 @@ class ConcurrentWritersTest {
       ReplicaCopy winner = ReplicaCopy.of(cluster.http(0), key);
       assertNotNull(winner);
       assertEquals(highest, winner.version(), key + ": the replicas' version is not the highest acknowledged one");
-      assertTrue(entry.getValue().stream().anyMatch(ack -> ack.version() == highest && ack.value().equals(winner.value())),
-          key + ": the replicas hold " + winner.value() + ", which no write acknowledged at version " + highest + " wrote");
+      String held = winner.tombstone() ? null : winner.value();
+      assertTrue(entry.getValue().stream().anyMatch(ack -> ack.version() == highest && java.util.Objects.equals(ack.value(), held)),
+          key + ": the replicas hold " + (held == null ? "a tombstone" : held) + ", which no write acknowledged at version "
+              + highest + " wrote");
       for (int i = 0; i < cluster.size(); i++) {
         HttpResponse<byte[]> read = cluster.http(i).get("/v0/entity?id=" + key + "&ack=3&from=3");
-        assertEquals(winner.value(), Http.text(read), key + " read through " + cluster.url(i));
+        if (held == null) {
+          assertEquals(404, read.statusCode(), key + " read through " + cluster.url(i));
+        } else {
+          assertEquals(held, Http.text(read), key + " read through " + cluster.url(i));
+        }
       }
     }
     int total = acks.values().stream().mapToInt(List::size).sum();
