@@ -168,6 +168,7 @@ class CrashTest {
       fail(lost.size() + " reads returned less than an acknowledged write, e.g. " + lost.subList(0, Math.min(10, lost.size())));
     }
 
+    long readsDone = System.nanoTime();
     Await.until("every replica holds the same record of every key", CONVERGE, () -> {
       for (String key : acknowledged.keySet()) {
         ReplicaCopy first = cluster.copy(0, key);
@@ -192,10 +193,11 @@ class CrashTest {
     }
     System.out.printf("CrashTest: lease waits at restart %s ms%n", leaseWaits);
     System.out.printf("CrashTest: %d writes acknowledged, not acknowledged %s, %d kills,"
-            + " restarts took %s ms, %d keys verified through each of %d nodes; hints delivered %d ms and replicas"
-            + " identical %d ms after the writes ended; whole run %d s%n",
+            + " restarts took %s ms, %d keys verified through each of %d nodes; hints delivered %d ms after the writes"
+            + " ended; verifying reads took %d ms, replicas identical %d ms after them; whole run %d s%n",
         acks.get(), failures, KILLS, restartMillis, acknowledged.size(), cluster.size(),
-        (hintsDelivered - writesEnded) / 1_000_000, (converged - writesEnded) / 1_000_000,
+        (hintsDelivered - writesEnded) / 1_000_000, (readsDone - hintsDelivered) / 1_000_000,
+        (converged - readsDone) / 1_000_000,
         (System.nanoTime() - started) / 1_000_000_000);
   }
 
