@@ -184,6 +184,9 @@ class CrashTest {
       assertTrue(value >= acknowledged.get(key), key + ": replicas agree on " + value + " < acknowledged " + acknowledged.get(key));
     }
 
+    for (int i = 0; i < cluster.size(); i++) {
+      assertTrue(!cluster.log(i).contains("has been blocked for"), "node " + i + " logged a blocked thread:\n" + cluster.log(i));
+    }
     List<String> leaseWaits = new ArrayList<>();
     for (int i = 0; i < cluster.size(); i++) {
       Matcher wait = LEASE_WAIT.matcher(cluster.log(i));
