@@ -10,6 +10,8 @@ import io.vertx.ext.web.client.WebClient;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Another node as a replica, over its internal endpoint with a pooled keep-alive client. */
 public final class RemoteReplica implements Replica {
@@ -27,7 +29,7 @@ public final class RemoteReplica implements Replica {
 
   @Override
   public Future<Record> read(byte[] key) {
-    return request(client.get(node.port(), node.host(), uriOf(key))).send()
+    return withinDeadline(request(client.get(node.port(), node.host(), uriOf(key))).send())
         .transform(done -> {
           if (done.failed()) {
             return Future.failedFuture(failureOf(done.cause()));
@@ -48,13 +50,22 @@ public final class RemoteReplica implements Replica {
   public Future<Void> write(byte[] key, Record record) {
     HttpRequest<Buffer> request = request(client.put(node.port(), node.host(), uriOf(key)));
     InternalProtocol.writeHeaders(record, request.headers());
-    return request.sendBuffer(Buffer.buffer(record.value()))
+    return withinDeadline(request.sendBuffer(Buffer.buffer(record.value())))
         .transform(done -> {
           if (done.failed()) {
             return Future.failedFuture(failureOf(done.cause()));
           }
           return done.result().statusCode() == 201 ? Future.succeededFuture() : Future.failedFuture(refused(done.result()));
         });
+  }
+
+  /**
+   * The whole call, waiting for a pooled connection included, within the replica timeout. The
+   * request's own timeout starts only once it has a connection, so with every connection to a
+   * stalled peer busy, a call used to wait for one and then for its answer: twice the timeout.
+   */
+  private <T> Future<T> withinDeadline(Future<T> call) {
+    return call.timeout(timeoutMs, TimeUnit.MILLISECONDS);
   }
 
   private HttpRequest<Buffer> request(HttpRequest<Buffer> request) {
@@ -71,7 +82,8 @@ public final class RemoteReplica implements Replica {
 
   private ReplicaFailure failureOf(Throwable cause) {
     String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-    return new ReplicaFailure(message.contains("timeout") ? "timeout after " + timeoutMs + " ms" : "failed: " + message);
+    boolean timedOut = cause instanceof TimeoutException || message.contains("timeout");
+    return new ReplicaFailure(timedOut ? "timeout after " + timeoutMs + " ms" : "failed: " + message);
   }
 
   private static ReplicaFailure refused(HttpResponse<Buffer> response) {

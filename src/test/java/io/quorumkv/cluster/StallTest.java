@@ -39,11 +39,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StallTest {
   private static final int STALLED = 2;
   private static final int COORDINATOR = 0;
-  private static final long REPLICA_TIMEOUT_MS = 500;
+  private static final long REPLICA_TIMEOUT_MS = 1_000;
   private static final int MAX_NO_HEARTBEAT_SECONDS = 10;
-  /** Time on top of the replica timeout for a 504 to come back on this noisy 2-core machine. */
-  private static final long SLACK_MS = 1_500;
+  /**
+   * Time on top of the replica timeout for a 504 to come back on this noisy 2-core machine;
+   * less than the timeout itself, so that a request waiting out the timeout twice fails.
+   */
+  private static final long SLACK_MS = 600;
   private static final int SAMPLES = 300;
+  /** Concurrent requests needing the frozen node: more than ReplicaDirectory.CONNECTIONS_PER_PEER (32). */
+  private static final int BURST = 48;
   private static final Duration CONVERGE = Duration.ofSeconds(30);
 
   @TempDir
@@ -74,6 +79,7 @@ class StallTest {
     latencies(coordinator, unaffected); // warm-up: connections, JIT
     long[] before = latencies(coordinator, unaffected);
 
+    java.util.concurrent.ExecutorService burstPool = java.util.concurrent.Executors.newFixedThreadPool(BURST);
     long stallStart = System.nanoTime();
     cluster.suspend(STALLED);
     Map<String, Long> missed = new LinkedHashMap<>();
@@ -83,11 +89,18 @@ class StallTest {
       // The requests that need the frozen replica run at the same time as those that do not.
       CompletableFuture<long[]> needing = CompletableFuture.supplyAsync(() -> {
         List<Long> elapsed = new ArrayList<>();
-        for (String key : needy) {
-          elapsed.add(expect504(coordinator, "PUT", key, "&ack=3&from=3"));
-          elapsed.add(expect504(coordinator, "GET", key, "&ack=3&from=3"));
-          elapsed.add(expect504(coordinator, "PUT", key, "&ack=2&from=2"));
+        String one = needy.get(0);
+        elapsed.add(expect504(coordinator, "PUT", one, "&ack=3&from=3"));
+        elapsed.add(expect504(coordinator, "GET", one, "&ack=3&from=3"));
+        elapsed.add(expect504(coordinator, "PUT", one, "&ack=2&from=2"));
+        // More at once than the coordinator keeps connections to a peer: the last ones wait for
+        // a connection, and must still answer within the replica timeout (plus slack).
+        List<CompletableFuture<Long>> burst = new ArrayList<>();
+        for (int i = 0; i < BURST; i++) {
+          String key = needy.get(i % needy.size());
+          burst.add(CompletableFuture.supplyAsync(() -> expect504(coordinator, "PUT", key, "&ack=3&from=3"), burstPool));
         }
+        burst.forEach(request -> elapsed.add(request.join()));
         return elapsed.stream().mapToLong(Long::longValue).toArray();
       });
       during = latencies(coordinator, unaffected);
@@ -100,6 +113,7 @@ class StallTest {
       timeouts = needing.get(60, TimeUnit.SECONDS);
     } finally {
       cluster.resume(STALLED);
+      burstPool.shutdownNow();
     }
     long stallMs = (System.nanoTime() - stallStart) / 1_000_000;
     assertTrue(stallMs < MAX_NO_HEARTBEAT_SECONDS * 1_000L,
