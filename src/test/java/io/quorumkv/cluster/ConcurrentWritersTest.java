@@ -18,7 +18,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,7 +69,7 @@ class ConcurrentWritersTest {
     AtomicLong notAcknowledged = new AtomicLong();
     CountDownLatch go = new CountDownLatch(1);
     List<Thread> clients = new ArrayList<>();
-    List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<Throwable> errors = new CopyOnWriteArrayList<>();
     for (int c = 0; c < CLIENTS; c++) {
       int client = c;
       Thread thread = new Thread(() -> {
@@ -83,7 +85,7 @@ class ConcurrentWritersTest {
             HttpResponse<byte[]> answer = delete ? node.delete(query) : node.put(query, value);
             if (answer.statusCode() == (delete ? 202 : 201)) {
               long version = Long.parseLong(answer.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
-              acks.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(new Ack(version, value));
+              acks.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(new Ack(version, value));
             } else {
               notAcknowledged.incrementAndGet();
             }
@@ -126,7 +128,7 @@ class ConcurrentWritersTest {
       assertNotNull(winner);
       assertEquals(highest, winner.version(), key + ": the replicas' version is not the highest acknowledged one");
       String held = winner.tombstone() ? null : winner.value();
-      assertTrue(entry.getValue().stream().anyMatch(ack -> ack.version() == highest && java.util.Objects.equals(ack.value(), held)),
+      assertTrue(entry.getValue().stream().anyMatch(ack -> ack.version() == highest && Objects.equals(ack.value(), held)),
           key + ": the replicas hold " + (held == null ? "a tombstone" : held) + ", which no write acknowledged at version "
               + highest + " wrote");
       for (int i = 0; i < cluster.size(); i++) {

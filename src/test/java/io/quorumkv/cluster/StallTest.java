@@ -22,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,7 +81,7 @@ class StallTest {
     latencies(coordinator, unaffected); // warm-up: connections, JIT
     long[] before = latencies(coordinator, unaffected);
 
-    java.util.concurrent.ExecutorService burstPool = java.util.concurrent.Executors.newFixedThreadPool(BURST);
+    ExecutorService burstPool = Executors.newFixedThreadPool(BURST);
     long stallStart = System.nanoTime();
     cluster.suspend(STALLED);
     Map<String, Long> missed = new LinkedHashMap<>();
@@ -89,10 +91,6 @@ class StallTest {
       // The requests that need the frozen replica run at the same time as those that do not.
       CompletableFuture<long[]> needing = CompletableFuture.supplyAsync(() -> {
         List<Long> elapsed = new ArrayList<>();
-        String one = needy.get(0);
-        elapsed.add(expect504(coordinator, "PUT", one, "&ack=3&from=3"));
-        elapsed.add(expect504(coordinator, "GET", one, "&ack=3&from=3"));
-        elapsed.add(expect504(coordinator, "PUT", one, "&ack=2&from=2"));
         // More at once than the coordinator keeps connections to a peer: the last ones wait for
         // a connection, and must still answer within the replica timeout (plus slack).
         List<CompletableFuture<Long>> burst = new ArrayList<>();
@@ -101,6 +99,10 @@ class StallTest {
           burst.add(CompletableFuture.supplyAsync(() -> expect504(coordinator, "PUT", key, "&ack=3&from=3"), burstPool));
         }
         burst.forEach(request -> elapsed.add(request.join()));
+        String one = needy.get(0);
+        elapsed.add(expect504(coordinator, "PUT", one, "&ack=3&from=3"));
+        elapsed.add(expect504(coordinator, "GET", one, "&ack=3&from=3"));
+        elapsed.add(expect504(coordinator, "PUT", one, "&ack=2&from=2"));
         return elapsed.stream().mapToLong(Long::longValue).toArray();
       });
       during = latencies(coordinator, unaffected);
