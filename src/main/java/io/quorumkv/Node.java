@@ -151,12 +151,35 @@ public final class Node {
   private static OpenedStore openStoreAndClock(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
     Store store = storeLayer.apply(openStore(config));
     try {
-      HybridLogicalClock clock = new HybridLogicalClock(wallClock, store.readClockBound());
+      long floor = store.readClockBound();
+      waitOutLease(floor, wallClock);
+      HybridLogicalClock clock = new HybridLogicalClock(wallClock, floor);
       store.writeClockBound(ClockLease.boundFor(clock));
       return new OpenedStore(store, clock);
     } catch (RuntimeException e) {
       store.close();
       throw e;
+    }
+  }
+
+  /**
+   * After a crash the persisted bound is the lease, up to {@link ClockLease#LEASE_MS} ahead of
+   * the wall clock. A clock started there would issue versions ahead of every other node's, and
+   * for those seconds its writes would beat later writes coordinated elsewhere; so the start
+   * waits until the wall clock has passed the bound. A larger gap means the wall clock stepped
+   * back: waiting would not help, and the clock simply starts above the bound.
+   */
+  private static void waitOutLease(long floor, InstantSource wallClock) {
+    long aheadMs = HybridLogicalClock.millisOf(floor) - wallClock.millis();
+    if (aheadMs <= 0 || aheadMs > ClockLease.LEASE_MS) {
+      return;
+    }
+    LOG.log(System.Logger.Level.INFO, "waiting " + aheadMs + " ms for the wall clock to pass the persisted clock lease");
+    try {
+      Thread.sleep(aheadMs + 1);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StartupException("interrupted while waiting out the clock lease", e);
     }
   }
 
@@ -266,7 +289,9 @@ public final class Node {
         .eventually(() -> storageDeployment == null ? Future.succeededFuture() : vertx.undeploy(storageDeployment))
         .eventually(() -> vertx.executeBlocking(() -> {
           recordings.closeAll();
-          store.writeClockBound(ClockLease.boundFor(clock));
+          // Nothing issues versions any more: the exact clock is the floor for the next start,
+          // which so starts level with the wall clock instead of a lease ahead of it.
+          store.writeClockBound(clock.current());
           store.close();
           return null;
         }));

@@ -16,6 +16,8 @@ import io.vertx.ext.web.client.WebClient;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Another node as a replica, over its internal batch endpoint with a pooled keep-alive client.
@@ -103,7 +105,9 @@ public final class RemoteReplica implements Replica {
     if (secret != null) {
       request.putHeader(InternalProtocol.SECRET, secret);
     }
+    // The request's own timeout starts once it has a connection; the Future's covers the wait for one too.
     request.sendBuffer(RecordBatchCodec.encodeOperations(batch.stream().map(Waiting::operation).toList()))
+        .timeout(remainingMs, TimeUnit.MILLISECONDS)
         .onComplete(done -> {
           answer(batch, done.failed() ? failureOf(done.cause()) : null, done.failed() ? null : done.result());
           List<Waiting> next;
@@ -150,7 +154,8 @@ public final class RemoteReplica implements Replica {
 
   private ReplicaFailure failureOf(Throwable cause) {
     String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-    return message.contains("timeout") ? timedOut() : new ReplicaFailure("failed: " + message);
+    return cause instanceof TimeoutException || message.contains("timeout") ? timedOut()
+        : new ReplicaFailure("failed: " + message);
   }
 
   /** An operation waiting for a batch, and when it must have been answered. */

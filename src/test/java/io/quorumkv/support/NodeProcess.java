@@ -84,6 +84,15 @@ public final class NodeProcess implements AutoCloseable {
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
+  /** The operating-system process id, for signals such as SIGSTOP. */
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
   public String log() {
     try {
       return Files.readString(stderr, StandardCharsets.UTF_8);

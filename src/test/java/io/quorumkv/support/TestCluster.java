@@ -172,7 +172,8 @@ public final class TestCluster implements AutoCloseable {
     stopping.forEach(Await::result);
   }
 
-  private static List<Integer> freePorts(int count) {
+  /** Ports free when picked (the topology must be written before any node starts). */
+  static List<Integer> freePorts(int count) {
     List<ServerSocket> sockets = new ArrayList<>();
     try {
       for (int i = 0; i < count; i++) {

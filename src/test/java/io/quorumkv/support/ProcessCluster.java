@@ -1,0 +1,232 @@
+package io.quorumkv.support;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * N nodes as real subprocess JVMs ({@link NodeProcess}), clustered through Hazelcast on loopback
+ * under a cluster name of their own, each with its conf file, data directory and log under one
+ * test directory. A node can be killed ({@code kill -9}), stopped and continued
+ * ({@code SIGSTOP}/{@code SIGCONT}) and started again with the same conf and data.
+ */
+public final class ProcessCluster implements AutoCloseable {
+  private final Path dir;
+  private final List<String> urls;
+  private final Path[] confs;
+  private final NodeProcess[] nodes;
+  private final int[] launches;
+  private final List<Path> logs = new ArrayList<>();
+
+  private ProcessCluster(Path dir, List<String> urls, Path[] confs) {
+    this.dir = dir;
+    this.urls = urls;
+    this.confs = confs;
+    this.nodes = new NodeProcess[confs.length];
+    this.launches = new int[confs.length];
+  }
+
+  /**
+   * Writes {@code size} conf files under {@code dir} (free ports, a random cluster name,
+   * {@code extra} merged into each), starts every node and waits until each sees all alive.
+   */
+  public static ProcessCluster start(int size, Path dir, JsonObject extra) throws IOException {
+    List<Integer> httpPorts = TestCluster.freePorts(size);
+    List<Integer> hazelcastPorts = TestCluster.freePorts(size);
+    JsonArray cluster = new JsonArray();
+    JsonArray members = new JsonArray();
+    for (int i = 0; i < size; i++) {
+      cluster.add("http://127.0.0.1:" + httpPorts.get(i));
+      members.add("127.0.0.1:" + hazelcastPorts.get(i));
+    }
+    String clusterName = "proc-test-" + UUID.randomUUID();
+    Path[] confs = new Path[size];
+    for (int i = 0; i < size; i++) {
+      JsonObject json = new JsonObject()
+          .put("url", cluster.getString(i))
+          .put("cluster", cluster)
+          .put("dataDir", NodeProcess.jsonPath(dir.resolve("node-" + i)))
+          .put("eventLoops", 1)
+          .put("storage", new JsonObject().put("workers", 2))
+          .put("hazelcast", new JsonObject().put("port", hazelcastPorts.get(i)).put("members", members)
+              .put("clusterName", clusterName))
+          .mergeIn(extra, true);
+      confs[i] = NodeProcess.writeConf(dir, "node-" + i + ".json", json.encodePrettily());
+    }
+    ProcessCluster processes = new ProcessCluster(dir, cluster.stream().map(Object::toString).toList(), confs);
+    try {
+      for (int i = 0; i < size; i++) {
+        processes.launch(i);
+      }
+      for (int i = 0; i < size; i++) {
+        processes.nodes[i].awaitReady();
+      }
+      processes.awaitAllSeeAll();
+    } catch (RuntimeException | Error e) {
+      processes.close();
+      throw e;
+    }
+    return processes;
+  }
+
+  public int size() {
+    return nodes.length;
+  }
+
+  public String url(int node) {
+    return urls.get(node);
+  }
+
+  public List<String> urls() {
+    return urls;
+  }
+
+  public Http http(int node) {
+    return new Http(url(node));
+  }
+
+  public boolean running(int node) {
+    return nodes[node] != null && nodes[node].isAlive();
+  }
+
+  public long pid(int node) {
+    return nodes[node].pid();
+  }
+
+  /** {@code kill -9}: no shutdown hook, no flush. */
+  public void kill(int node) throws InterruptedException {
+    nodes[node].kill();
+  }
+
+  /** Starts the node again with the same conf and data and waits until every node sees every node alive. */
+  public void restart(int node) throws IOException {
+    startAgain(node);
+    awaitAllSeeAll();
+  }
+
+  /** Starts the node again with the same conf and data and waits until it serves (not for membership). */
+  public void startAgain(int node) throws IOException {
+    if (running(node)) {
+      throw new IllegalStateException("node " + node + " is still running");
+    }
+    launch(node);
+    nodes[node].awaitReady();
+  }
+
+  /** {@code kill -STOP}: the process freezes with its sockets open, as a node in a long GC pause would. */
+  public void suspend(int node) throws IOException, InterruptedException {
+    signal(node, "STOP");
+  }
+
+  /** {@code kill -CONT}. */
+  public void resume(int node) throws IOException, InterruptedException {
+    signal(node, "CONT");
+  }
+
+  private void signal(int node, String signal) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid(node))).inheritIO().start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new AssertionError("kill -" + signal + " " + pid(node) + " failed");
+    }
+  }
+
+  /** What {@code observer}'s membership says of every node, by url. */
+  public Map<String, Boolean> aliveAsSeenBy(int observer) {
+    JsonObject cluster = clusterInfo(observer);
+    Map<String, Boolean> alive = new java.util.HashMap<>();
+    for (Object node : cluster.getJsonArray("nodes")) {
+      JsonObject entry = (JsonObject) node;
+      alive.put(entry.getString("url"), entry.getBoolean("alive"));
+    }
+    return alive;
+  }
+
+  /** {@code GET /v0/cluster} of the node. */
+  public JsonObject clusterInfo(int node) {
+    HttpResponse<byte[]> response = http(node).get("/v0/cluster");
+    if (response.statusCode() != 200) {
+      throw new AssertionError("GET /v0/cluster on " + url(node) + " answered " + response.statusCode());
+    }
+    return new JsonObject(Http.text(response));
+  }
+
+  /** Hints this node still holds, all targets together. */
+  public long pendingHints(int node) {
+    JsonObject pending = clusterInfo(node).getJsonObject("hints").getJsonObject("pending");
+    return pending.stream().mapToLong(entry -> ((Number) entry.getValue()).longValue()).sum();
+  }
+
+  /** The node's own stored record for the key (null if it holds nothing), read over its internal endpoint. */
+  public ReplicaCopy copy(int node, String key) {
+    return ReplicaCopy.of(http(node), key);
+  }
+
+  /** Every log this node has written, all runs together. */
+  public String log(int node) {
+    StringBuilder all = new StringBuilder();
+    for (Path log : logs) {
+      if (log.getFileName().toString().startsWith("node-" + node + "-")) {
+        try {
+          all.append(Files.readString(log, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+          throw new AssertionError(e);
+        }
+      }
+    }
+    return all.toString();
+  }
+
+  public void awaitAllSeeAll() {
+    for (int observer = 0; observer < nodes.length; observer++) {
+      if (!running(observer)) {
+        continue;
+      }
+      int from = observer;
+      for (int seen = 0; seen < nodes.length; seen++) {
+        if (running(seen)) {
+          String url = url(seen);
+          Await.until(url(from) + " sees " + url + " alive", Duration.ofSeconds(60),
+              () -> Boolean.TRUE.equals(aliveAsSeenBy(from).get(url)));
+        }
+      }
+    }
+  }
+
+  /** Waits until every other running node's membership sees the node down. */
+  public void awaitSeenDown(int node) {
+    String url = url(node);
+    for (int observer = 0; observer < nodes.length; observer++) {
+      if (observer != node && running(observer)) {
+        int from = observer;
+        Await.until(url(from) + " sees " + url + " down", Duration.ofSeconds(60),
+            () -> Boolean.FALSE.equals(aliveAsSeenBy(from).get(url)));
+      }
+    }
+  }
+
+  private void launch(int node) throws IOException {
+    Path log = dir.resolve("node-" + node + "-run-" + (launches[node]++) + ".log");
+    logs.add(log);
+    nodes[node] = NodeProcess.launchWithConfig(confs[node], log);
+  }
+
+  @Override
+  public void close() {
+    for (int i = 0; i < nodes.length; i++) {
+      if (nodes[i] != null) {
+        nodes[i].close(); // SIGKILL ends a SIGSTOPped process too
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.quorumkv.support;
+
+import io.quorumkv.replication.InternalProtocol;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+
+/** A replica's own stored record of a key, as its internal endpoint reports it (no coordination, no repair). */
+public record ReplicaCopy(long version, boolean tombstone, String value) {
+
+  /** What the node holds for the key, or null if it holds nothing. */
+  public static ReplicaCopy of(Http node, String key) {
+    HttpResponse<byte[]> response = node.get(InternalProtocol.RECORD_PATH + "?id=" + Http.encode(key));
+    if (response.statusCode() == 404) {
+      return null;
+    }
+    if (response.statusCode() != 200) {
+      throw new AssertionError("internal read of " + key + " answered " + response.statusCode() + ": " + Http.text(response));
+    }
+    long version = Long.parseLong(response.headers().firstValue(InternalProtocol.VERSION).orElseThrow());
+    boolean tombstone = "1".equals(response.headers().firstValue(InternalProtocol.TOMBSTONE).orElse("0"));
+    return new ReplicaCopy(version, tombstone, new String(response.body(), StandardCharsets.UTF_8));
+  }
+}
