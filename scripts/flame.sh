@@ -8,7 +8,7 @@
 #
 # For each workload: starts a fresh node (-Xmx128m) with the agent, fills KEYS records (once,
 # then copies the data dir), warms up, profiles DURATION s of saturation with the load tool, and
-# writes OUT_DIR/WORKLOAD-cpu.html (per-thread flame graph) and WORKLOAD-cpu.collapsed.
+# writes OUT_DIR/WORKLOAD-cpu.html (a per-thread flame graph).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { sed -n '2,11p' "$0"; exit 2; }
@@ -62,6 +62,5 @@ for w in "${WORKLOADS[@]}"; do
   stop_pids
   java -cp "$HOME/.m2/repository/tools/profiler/jfr-converter/4.5/jfr-converter-4.5.jar" one.convert.Main \
     --title "quorumkv $w at saturation (CPU, async-profiler)" "$work/$w.collapsed" "$OUT/$w-cpu.html" > /dev/null
-  cp "$work/$w.collapsed" "$OUT/$w-cpu.collapsed"
   echo "wrote $OUT/$w-cpu.html"
 done
