@@ -85,13 +85,18 @@ public final class GroupedStorage {
       while (gets.size() + applies.size() < MAX_GROUP && (request = queue.poll()) != null) {
         sort(request, gets, applies);
       }
-      run(gets, keys -> store.getAll(keys));
-      run(applies, keys -> store.applyAll(keys, applies.stream().map(Pending::record).toList()));
-      drainQueued.set(false);
-      // A request added after the poll loop ended but before the flag was cleared found a drain
-      // still queued and queued none of its own: take it on here.
-      if (!queue.isEmpty() && drainQueued.compareAndSet(false, true)) {
-        queueDrain();
+      try {
+        run(gets, keys -> store.getAll(keys));
+        run(applies, keys -> store.applyAll(keys, applies.stream().map(Pending::record).toList()));
+      } finally {
+        failUnanswered(gets);
+        failUnanswered(applies);
+        drainQueued.set(false);
+        // A request added after the poll loop ended but before the flag was cleared found a drain
+        // still queued and queued none of its own: take it on here.
+        if (!queue.isEmpty() && drainQueued.compareAndSet(false, true)) {
+          queueDrain();
+        }
       }
     }
 
@@ -111,10 +116,19 @@ public final class GroupedStorage {
       try {
         List<T> results = call.apply(group.stream().map(Pending::key).toList());
         for (int i = 0; i < group.size(); i++) {
-          group.get(i).promise().complete(results.get(i));
+          group.get(i).promise().tryComplete(results.get(i));
         }
       } catch (RuntimeException e) {
-        group.forEach(pending -> pending.promise().fail(e));
+        group.forEach(pending -> pending.promise().tryFail(e));
+      }
+    }
+
+    /** Should a call have thrown an Error, its group still gets an answer. */
+    private static void failUnanswered(List<? extends Pending<?>> group) {
+      for (Pending<?> pending : group) {
+        if (!pending.promise().future().isComplete()) {
+          pending.promise().tryFail(new StorageException("storage worker failed"));
+        }
       }
     }
 
