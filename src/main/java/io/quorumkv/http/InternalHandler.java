@@ -1,22 +1,21 @@
 package io.quorumkv.http;
 
+import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
-import io.vertx.core.Future;
-import java.util.ArrayList;
-import java.util.List;
-
-import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The replica side of {@link InternalProtocol}: reads and applies records in this node's own
