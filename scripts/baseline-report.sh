@@ -6,6 +6,7 @@
 # SINGLE_GET, SINGLE_PUT, ONE_CONN, C11, C23, C33 (req/s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bench-lib.sh
 export REPORT=baseline KEYS=${KEYS:-100000} KEEP_NODES=1
 DURATION=${DURATION:-15s}
 mvn -q -B -DskipTests package
@@ -16,7 +17,7 @@ java -Xmx512m -jar target/quorumkv.jar --config "$work/node.json" 2> "$work/node
 node=$!
 cleanup() { kill "$node" 2>/dev/null || true; wait "$node" 2>/dev/null || true; cluster/stop.sh >/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-for _ in $(seq 300); do curl -sf http://127.0.0.1:8090/v0/status > /dev/null && break; sleep 0.1; done
+await_ready http://127.0.0.1:8090 "$work/node.log"
 java -cp target/quorumkv.jar io.quorumkv.bench.Fill http://127.0.0.1:8090 "$KEYS" 100 64 2>&1 | tr '\r' '\n' | tail -n 1
 
 # The first run after a start warms the node's JIT and settles the fill's compactions longer.

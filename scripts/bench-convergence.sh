@@ -41,8 +41,7 @@ CONF
 start() { # index
   java -Xmx256m -jar target/quorumkv.jar --config "$work/node-$1.json" 2>> "$work/node-$1.log" &
   pids[$1]=$!
-  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$((8180 + $1))/v0/status" >/dev/null && return; sleep 0.1; done
-  echo "node $1 did not start" >&2; exit 1
+  await_ready "http://127.0.0.1:$((8180 + $1))" "$work/node-$1.log"
 }
 stop() { kill "${pids[$1]}"; wait "${pids[$1]}" 2>/dev/null || true; }
 pending_for_node3() {

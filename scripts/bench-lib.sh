@@ -16,3 +16,11 @@ stop_pids() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
 }
+
+# await_ready URL LOG: waits up to 30 s for the node at URL to answer GET /v0/status; otherwise
+# stops the script with the last lines of the node's LOG.
+await_ready() {
+  for _ in $(seq 300); do curl -sf "$1/v0/status" > /dev/null && return 0; sleep 0.1; done
+  echo "the node at $1 did not start: $(tail -3 "$2" 2>/dev/null)" >&2
+  exit 1
+}

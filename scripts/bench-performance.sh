@@ -65,9 +65,7 @@ start_node() {
   java -Xmx"$HEAP" $NODE_OPTS -Xlog:gc:file="$OUT/gc-$name.log" -jar "$work/quorumkv.jar" --config "$conf" \
     2> "$OUT/node-$name.log" &
   pids+=($!)
-  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/v0/status" >/dev/null && return 0; sleep 0.1; done
-  echo "node $name did not start: $(tail -3 "$OUT/node-$name.log")" >&2
-  exit 1
+  await_ready "http://127.0.0.1:$port" "$OUT/node-$name.log"
 }
 
 # bench NAME URL ARGS...: one load-tool run; its output goes to OUT/NAME.txt.

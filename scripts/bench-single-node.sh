@@ -31,7 +31,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/v0/status" >/dev/null && break; sleep 0.2; done
+await_ready "http://127.0.0.1:$PORT" "$work/node.log"
 
 url="http://127.0.0.1:$PORT"
 echo "filling $KEYS keys of $VALUE bytes..."

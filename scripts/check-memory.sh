@@ -9,6 +9,7 @@
 #   RECORDS=200000 READ_RATE=2M scripts/check-memory.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bench-lib.sh
 
 RECORDS=${RECORDS:-1000000}
 VALUE=${VALUE:-100}
@@ -34,7 +35,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-for _ in $(seq 150); do curl -sf "$url/v0/status" >/dev/null && break; sleep 0.2; done
+await_ready "$url" "$work/node.log"
 
 echo "filling $RECORDS records of $VALUE bytes (node at -Xmx$HEAP)..."
 java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$url" "$RECORDS" "$VALUE" 64 2>&1 | tr '\r' '\n' | tail -1

@@ -39,8 +39,7 @@ echo "{ \"url\": \"$url\", \"dataDir\": \"$work/data\", \"eventLoops\": 2 }" > "
 node() {
   java -Xmx128m -jar "$work/quorumkv.jar" --config "$work/node.json" > "$work/node.out" 2> "$work/node.log" &
   pids=($!)
-  for _ in $(seq 150); do curl -sf "$url/v0/status" > /dev/null && return 0; sleep 0.2; done
-  echo "the node did not start: $(tail -2 "$work/node.log")" >&2; exit 1
+  await_ready "$url" "$work/node.log"
 }
 # profiler OPTIONS: loads or drives the agent in the running node (jcmd's parser needs the options quoted).
 profiler() { jcmd "${pids[0]}" JVMTI.agent_load "$agent" "\"$1\"" > /dev/null; }
