@@ -141,23 +141,7 @@ public final class RocksStore implements Store {
 
   @Override
   public boolean apply(byte[] key, Record record) {
-    lifecycle.readLock().lock();
-    ReentrantLock stripe = stripeOf(key);
-    stripe.lock();
-    try {
-      ensureOpen();
-      byte[] existing = db.get(records, key);
-      if (existing != null && RecordCodec.decode(existing).supersedes(record)) {
-        return false;
-      }
-      db.put(records, writeOptions, key, RecordCodec.encode(record));
-      return true;
-    } catch (RocksDBException e) {
-      throw new StorageException("write failed: " + e.getMessage(), e);
-    } finally {
-      stripe.unlock();
-      lifecycle.readLock().unlock();
-    }
+    return applyAll(List.of(key), List.of(record)).get(0);
   }
 
   @Override
