@@ -13,9 +13,6 @@ import java.util.Map;
 
 /** Builds the replica for every node of the topology, as seen from one event loop. */
 public final class ReplicaDirectory {
-  /** Keep-alive connections per peer and event loop. */
-  public static final int CONNECTIONS_PER_PEER = 32;
-
   private ReplicaDirectory() {
   }
 
@@ -30,7 +27,8 @@ public final class ReplicaDirectory {
         if (client == null) {
           client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setTcpNoDelay(true)
               .setConnectTimeout((int) config.replicaTimeoutMs()).setUserAgentEnabled(false),
-              new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_PEER));
+              // A RemoteReplica never has more batches in flight than this, so more connections would idle.
+              new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
         }
         replicas.put(node, new RemoteReplica(vertx, node, client, config.replicaTimeoutMs(), config.clusterSecret()));
       }

@@ -49,7 +49,7 @@ class StallTest {
    */
   private static final long SLACK_MS = 600;
   private static final int SAMPLES = 300;
-  /** Concurrent requests needing the frozen node: more than ReplicaDirectory.CONNECTIONS_PER_PEER (32). */
+  /** Concurrent requests needing the frozen node: far more than the batches a peer keeps in flight to it. */
   private static final int BURST = 48;
   private static final Duration CONVERGE = Duration.ofSeconds(30);
 
