@@ -13,11 +13,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -172,24 +174,45 @@ public final class TestCluster implements AutoCloseable {
     stopping.forEach(Await::result);
   }
 
-  /** Ports free when picked (the topology must be written before any node starts). */
+  /** Ports are picked from here up to the kernel's ephemeral range (see {@link #freePorts}). */
+  private static final int LOWEST_PORT = 10_000;
+
+  /**
+   * Ports free when picked (the topology must be written before any node starts), below the
+   * kernel's ephemeral range: a port from that range can be taken, between the pick and the
+   * node's bind, as the local port of any outgoing connection of this machine (a peer's
+   * Hazelcast or HTTP client), which failed starts with "address already in use".
+   */
   static List<Integer> freePorts(int count) {
-    List<ServerSocket> sockets = new ArrayList<>();
+    int below = ephemeralRangeStart();
+    List<Integer> ports = new ArrayList<>();
+    for (int attempt = 0; ports.size() < count && attempt < 1_000; attempt++) {
+      int port = LOWEST_PORT + ThreadLocalRandom.current().nextInt(below - LOWEST_PORT);
+      if (!ports.contains(port) && canBind(port)) {
+        ports.add(port);
+      }
+    }
+    if (ports.size() < count) {
+      throw new AssertionError("no " + count + " free ports between " + LOWEST_PORT + " and " + below);
+    }
+    return ports;
+  }
+
+  /** The first port of /proc/sys/net/ipv4/ip_local_port_range (Linux's default where it cannot be read). */
+  private static int ephemeralRangeStart() {
     try {
-      for (int i = 0; i < count; i++) {
-        sockets.add(new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1")));
-      }
-      return sockets.stream().map(ServerSocket::getLocalPort).toList();
+      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+      return Math.max(LOWEST_PORT + 1_000, Integer.parseInt(range.split("\\s+")[0]));
+    } catch (IOException | RuntimeException e) {
+      return 32_768;
+    }
+  }
+
+  private static boolean canBind(int port) {
+    try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+      return true;
     } catch (IOException e) {
-      throw new AssertionError(e);
-    } finally {
-      for (ServerSocket socket : sockets) {
-        try {
-          socket.close();
-        } catch (IOException ignored) {
-          // closing a probe socket
-        }
-      }
+      return false;
     }
   }
 }
