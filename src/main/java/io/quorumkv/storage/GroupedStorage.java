@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -18,8 +19,10 @@ import java.util.function.Function;
  * {@link Store#applyAll} (one multi-get, one write batch and one WAL write: group commit).
  * An idle worker starts on a lone request at once, so grouping adds no wait of its own.
  *
- * <p>Keys are spread over one lane per worker by their hash; each lane has at most one drain
- * queued or running on the {@link StorageExecutor}. A drain takes up to {@link #MAX_GROUP}
+ * <p>Each calling thread (an event loop) queues into a lane of its own, given round robin, and
+ * each lane has at most one drain queued or running on the {@link StorageExecutor}: what one
+ * event loop asks for in one go, such as the records of a replica batch, becomes one group
+ * instead of being spread over several workers. A drain takes up to {@link #MAX_GROUP}
  * requests and queues the next drain behind the other storage tasks instead of looping.
  */
 public final class GroupedStorage {
@@ -29,6 +32,8 @@ public final class GroupedStorage {
   private final Store store;
   private final StorageExecutor executor;
   private final Lane[] lanes;
+  private final AtomicInteger lanesGiven = new AtomicInteger();
+  private final ThreadLocal<Lane> callerLane;
 
   public GroupedStorage(Vertx vertx, Store store, StorageExecutor executor, int lanes) {
     this.vertx = vertx;
@@ -36,6 +41,7 @@ public final class GroupedStorage {
     this.executor = executor;
     this.lanes = new Lane[lanes];
     Arrays.setAll(this.lanes, i -> new Lane());
+    this.callerLane = ThreadLocal.withInitial(() -> this.lanes[Math.floorMod(lanesGiven.getAndIncrement(), lanes)]);
   }
 
   public Future<Record> get(byte[] key) {
@@ -51,7 +57,7 @@ public final class GroupedStorage {
   }
 
   private <T> Future<T> enqueue(Pending<T> request) {
-    lanes[Math.floorMod(Arrays.hashCode(request.key), lanes.length)].add(request);
+    callerLane.get().add(request);
     return request.promise.future();
   }
 
