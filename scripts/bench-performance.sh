@@ -5,14 +5,15 @@
 #   single   one node holding KEYS records: saturation of GET and PUT /v0/entity against
 #            GET /v0/status (no storage), 64 and 1 connections, interleaved rounds, medians
 #   tails    p99 and p99.9 at half of each saturation (1 and 64 connections, TAIL_WARMUP s of warm-up), entity against
-#            status driven at the same rate and connections, interleaved rounds, medians
+#            status driven at the same rate and connections, interleaved rounds, medians; then again
+#            with the node and the load tool pinned to separate CPUs (PIN_TAILS=no skips this pass)
 #   cluster  a local 3-node cluster: PUT and GET at 2/3 against 1/1, and 1/1 sent to a node
 #            that is not the key's owner against 1/1 sent to the owner
 #   gc       GC pauses of every node during the run, against the p99s above
 #
 # Prints a markdown table per stage and writes them, with every tool output and GC log, to OUT.
 #
-#   scripts/bench-performance.sh                         # everything, ~25 min
+#   scripts/bench-performance.sh                         # everything, ~35 min
 #   STAGES=single,tails ROUNDS=3 DURATION=10 scripts/bench-performance.sh
 #   NODE_OPTS="-XX:+UseParallelGC" scripts/bench-performance.sh   # extra JVM options of the nodes
 #   NODE_CONF='"storage": {"workers": 2}' scripts/bench-performance.sh  # extra conf keys of the nodes
@@ -31,6 +32,8 @@ WARMUP=${WARMUP:-3}
 # Each run is a fresh load-tool JVM; at a fixed rate, the backlog it builds while its JIT warms
 # up must have drained before recording starts, or it is charged to the node.
 TAIL_WARMUP=${TAIL_WARMUP:-10}
+# Repeats the tails stage with the node and the load tool on separate CPUs (needs 2 or more).
+PIN_TAILS=${PIN_TAILS:-$([ "$(nproc)" -ge 2 ] && echo yes || echo no)}
 HEAP=${HEAP:-128m}
 NODE_OPTS=${NODE_OPTS:-}
 NODE_CONF=${NODE_CONF:+, $NODE_CONF}
@@ -68,11 +71,13 @@ start_node() {
   await_ready "http://127.0.0.1:$port" "$OUT/node-$name.log"
 }
 
-# bench NAME URL ARGS...: one load-tool run; its output goes to OUT/NAME.txt.
+# bench NAME URL ARGS...: one load-tool run (started through the tool_prefix command, if any);
+# its output goes to OUT/NAME.txt.
+tool_prefix=()
 bench() {
   local name=$1 url=$2
   shift 2
-  java -jar "$work/quorumkv.jar" bench --url "$url" --duration "${DURATION}s" --warmup "${WARMUP}s" "$@" \
+  "${tool_prefix[@]}" java -jar "$work/quorumkv.jar" bench --url "$url" --duration "${DURATION}s" --warmup "${WARMUP}s" "$@" \
     > "$OUT/$name.txt" 2> /dev/null || echo "  $name: the load tool reported errors, see $OUT/$name.txt" >&2
   if grep -q "Non-2xx" "$OUT/$name.txt"; then echo "  $name: $(grep Non-2xx "$OUT/$name.txt")" >&2; fi
 }
@@ -124,36 +129,54 @@ if [[ $STAGES == *single* || $STAGES == *tails* ]]; then
   done
 fi
 
-if [[ $STAGES == *tails* ]]; then
+# tails PASS TITLE [PREFIX...]: the tail-latency runs of one pass, the load tool started through
+# PREFIX, and their table.
+tails() {
+  local pass=$1 title=$2
+  shift 2
+  tool_prefix=("$@")
   for round in $(seq "$ROUNDS"); do
     for c in 64 1; do
       for w in get put; do
         rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
         for target in "$w" status; do
-          name="tail-$w-c$c-$target-r$round"
+          name="tail$pass-$w-c$c-$target-r$round"
           bench "$name" "$single_url" --rate "$rate" --connections "$c" --workload "$target" --keys "$KEYS" \
             --warmup "${TAIL_WARMUP}s"
-          record "p99-$w-c$c-$target" "$(percentile "$name" 99.000%)"
-          record "p999-$w-c$c-$target" "$(percentile "$name" 99.900%)"
-          printf 'round %d  %-6s at %6d req/s %2d connections: p99 %s ms, p99.9 %s ms\n' "$round" "$target" "$rate" "$c" \
-            "$(percentile "$name" 99.000%)" "$(percentile "$name" 99.900%)"
+          record "p99$pass-$w-c$c-$target" "$(percentile "$name" 99.000%)"
+          record "p999$pass-$w-c$c-$target" "$(percentile "$name" 99.900%)"
+          printf 'round %d %s %-6s at %6d req/s %2d connections: p99 %s ms, p99.9 %s ms\n' "$round" "$pass" "$target" \
+            "$rate" "$c" "$(percentile "$name" 99.000%)" "$(percentile "$name" 99.900%)"
         done
       done
     done
   done
   say ""
-  say "## Single node, tail latency at half of saturation (ms, entity against status at the same rate)"
+  say "## Single node, tail latency at half of saturation (ms, entity against status at the same rate)$title"
   say ""
   say "| workload | connections | rate | entity p99 | status p99 | ratio | entity p99.9 | status p99.9 | ratio |"
   say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   for w in get put; do
     for c in 64 1; do
       rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
-      e99=$(med "p99-$w-c$c-$w"); s99=$(med "p99-$w-c$c-status")
-      e999=$(med "p999-$w-c$c-$w"); s999=$(med "p999-$w-c$c-status")
+      e99=$(med "p99$pass-$w-c$c-$w"); s99=$(med "p99$pass-$w-c$c-status")
+      e999=$(med "p999$pass-$w-c$c-$w"); s999=$(med "p999$pass-$w-c$c-status")
       say "| ${w^^} | $c | $rate | $e99 | $s99 | **$(ratio "$e99" "$s99")** | $e999 | $s999 | **$(ratio "$e999" "$s999")** |"
     done
   done
+  tool_prefix=()
+}
+
+if [[ $STAGES == *tails* ]]; then
+  tails "" ""
+  if [ "$PIN_TAILS" = yes ]; then
+    # The same runs with the node's threads on the last CPU and the load tool's on the others: no
+    # thread of one waits for a core behind a thread of the other (docs/performance.md, "The tails").
+    last=$(( $(nproc) - 1 ))
+    taskset -a -cp "$last" "${pids[0]}" > /dev/null
+    tails "-pinned" ", node pinned to CPU $last, load tool to CPUs 0-$((last - 1))" taskset -c "0-$((last - 1))"
+    taskset -a -cp "0-$last" "${pids[0]}" > /dev/null
+  fi
 fi
 
 if [[ $STAGES == *cluster* ]]; then
