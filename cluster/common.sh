@@ -3,7 +3,7 @@ CLUSTER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$CLUSTER_DIR")"
 RUN_DIR="$ROOT/data/run"
 PORTS=(8080 8081 8082)
-JAVA_OPTS=${JAVA_OPTS:-"-Xmx256m"}
+JAVA_OPTS=${JAVA_OPTS:-"-Xms256m -Xmx256m"} # the whole heap from the start: fewer, not longer, GC pauses
 mkdir -p "$RUN_DIR"
 
 pid_of() { cat "$RUN_DIR/node-$1.pid" 2>/dev/null; }
