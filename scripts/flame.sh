@@ -6,7 +6,7 @@
 #   scripts/flame.sh OUT_DIR [WORKLOAD...]      # default workloads: status get put
 #   KEYS=1000000 DURATION=15 scripts/flame.sh docs/reports/2026-11-23-performance/flame
 #
-# For each workload: starts a fresh node (-Xmx128m) with the agent, fills KEYS records (once,
+# For each workload: starts a fresh node (-Xms128m -Xmx128m) with the agent, fills KEYS records (once,
 # then copies the data dir), warms up, profiles DURATION s of saturation with the load tool, and
 # writes OUT_DIR/WORKLOAD-cpu.html (a per-thread flame graph).
 set -euo pipefail
@@ -37,7 +37,7 @@ url="http://127.0.0.1:$PORT"
 echo "{ \"url\": \"$url\", \"dataDir\": \"$work/data\", \"eventLoops\": 2 }" > "$work/node.json"
 
 node() {
-  java -Xmx128m -jar "$work/quorumkv.jar" --config "$work/node.json" > "$work/node.out" 2> "$work/node.log" &
+  java -Xms128m -Xmx128m -jar "$work/quorumkv.jar" --config "$work/node.json" > "$work/node.out" 2> "$work/node.log" &
   pids=($!)
   await_ready "$url" "$work/node.log"
 }
