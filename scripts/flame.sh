@@ -59,7 +59,8 @@ for w in "${WORKLOADS[@]}"; do
   load "$w" --duration "${DURATION}s" --warmup 0s | grep "Requests/sec" | sed "s/^/$w: /"
   profiler "stop,file=$work/$w.collapsed,collapsed"
   stop_pids
-  java -cp "$HOME/.m2/repository/tools/profiler/jfr-converter/4.5/jfr-converter-4.5.jar" one.convert.Main \
+  # jfr-converter is one of the node's dependencies, so the jar carries it (version from pom.xml).
+  java -cp "$work/quorumkv.jar" one.convert.Main \
     --title "quorumkv $w at saturation (CPU, async-profiler)" "$work/$w.collapsed" "$OUT/$w-cpu.html" > /dev/null
   echo "wrote $OUT/$w-cpu.html"
 done
