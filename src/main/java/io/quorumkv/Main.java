@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 public final class Main {
   private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]\n"
       + "       java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]   (load tool; bench alone for its options)";
-  private static final long STOP_MARGIN_MS = 5_000;
   /** Held so the level sticks: java.util.logging keeps loggers weakly. */
   private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
   /** vertx-micrometer registers some Vert.x gauges twice; Micrometer ignores the second and warns. */
@@ -67,7 +66,7 @@ public final class Main {
     System.err.println("quorumkv: stopping");
     try {
       node.stop().toCompletionStage().toCompletableFuture()
-          .get(node.config().shutdownTimeoutMs() + STOP_MARGIN_MS, TimeUnit.MILLISECONDS);
+          .get(node.stopTimeoutMs(), TimeUnit.MILLISECONDS);
       System.err.println("quorumkv: stopped");
     } catch (Exception e) {
       System.err.println("quorumkv: stop did not finish cleanly: " + e);

@@ -1,21 +1,25 @@
 package io.quorumkv;
 
-import io.quorumkv.config.ConfigException;
-import io.quorumkv.config.NodeConfig;
-import io.quorumkv.http.ApiRouter;
-import io.quorumkv.http.HttpVerticle;
 import io.quorumkv.admin.AdminApi;
 import io.quorumkv.admin.JfrRecordings;
 import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.Rendezvous;
+import io.quorumkv.config.ConfigException;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.hints.HintStore;
+import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.hints.RocksHintStore;
 import io.quorumkv.http.ApiContext;
-import io.quorumkv.replication.HintedHandoff;
+import io.quorumkv.http.ApiRouter;
+import io.quorumkv.http.HttpVerticle;
+import io.quorumkv.http.RouteMount;
 import io.quorumkv.replication.ReadRepair;
-import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.GroupedStorage;
 import io.quorumkv.storage.PurgeSweep;
+import io.quorumkv.storage.RocksDatabase;
+import io.quorumkv.storage.RocksMetaStore;
 import io.quorumkv.storage.RocksStore;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.storage.StorageVerticle;
@@ -37,24 +41,25 @@ import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 /**
- * One quorumkv node: its Vert.x instance, RocksDB store, storage worker verticles and HTTP
- * verticles, started in that order and stopped in reverse.
+ * One quorumkv node: its Vert.x instance, RocksDB, storage worker verticles, the maintenance
+ * verticle and the HTTP verticles, started in that order and stopped in reverse.
  */
 public final class Node {
   private static final System.Logger LOG = System.getLogger(Node.class.getName());
-  private static final long JOIN_REPLAY_RETRY_MS = 500;
-  private static final int JOIN_REPLAY_ATTEMPTS = 60;
+  private static final long STOP_MARGIN_MS = 5_000;
 
   private final NodeConfig config;
   private final Vertx vertx;
-  private final Store store;
+  private final OpenedStorage opened;
   private final HybridLogicalClock clock;
+  private final WorkerContextExecutor executor;
   private final StorageService storage;
   private final PurgeSweep sweep;
   private final ReadRepair readRepair = new ReadRepair();
@@ -66,23 +71,20 @@ public final class Node {
   private LiveNodes liveNodes;
   private HintedHandoff hints;
   private String storageDeployment;
+  private String maintenanceDeployment;
   private String httpDeployment;
-  private long leaseTimer = -1;
-  private long sweepTimer = -1;
-  private long hintTimer = -1;
-  private long metricsTimer = -1;
 
-  private Node(NodeConfig config, Vertx vertx, Store store, HybridLogicalClock clock, List<Context> workers,
+  private Node(NodeConfig config, Vertx vertx, OpenedStorage opened, HybridLogicalClock clock, List<Context> workers,
                InstantSource wallClock, NodeMetrics metrics) {
     this.config = config;
     this.metrics = metrics;
     this.recordings = new JfrRecordings(config.dataDir().resolve("recordings"));
     this.vertx = vertx;
-    this.store = store;
+    this.opened = opened;
     this.clock = clock;
-    WorkerContextExecutor executor = new WorkerContextExecutor(vertx, workers);
-    this.storage = new StorageService(store, executor,
-        new GroupedStorage(vertx, store, executor, config.storage().workers()), wallClock, metrics);
+    this.executor = new WorkerContextExecutor(vertx, workers);
+    this.storage = new StorageService(opened.store(), executor,
+        new GroupedStorage(vertx, opened.store(), executor, config.storage().workers()), wallClock, metrics);
     this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
   }
 
@@ -97,7 +99,7 @@ public final class Node {
   /**
    * Starts a node; fails with a {@link StartupException} (or {@link ConfigException}) saying what is wrong.
    *
-   * @param storeLayer wraps the RocksDB store, for layers such as test faults
+   * @param storeLayer wraps the RocksDB record store, for layers such as test faults
    */
   public static Future<Node> start(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
     NodeMetrics metrics = new NodeMetrics();
@@ -129,12 +131,16 @@ public final class Node {
   private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, InstantSource wallClock,
                               UnaryOperator<Store> storeLayer, NodeMetrics metrics, Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
-    Future<Node> deployed = vertx.executeBlocking(() -> openStoreAndClock(config, wallClock, storeLayer))
-        .compose(opened -> {
-          Node node = new Node(config, vertx, opened.store(), opened.clock(), workers, wallClock, metrics);
-          return node.deploy(workers, liveNodes, wallClock)
-              .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
-        });
+    Future<Node> deployed = vertx.executeBlocking(() -> OpenedStorage.open(config, storeLayer))
+        .compose(opened -> startClock(vertx, opened, wallClock)
+            .compose(clock -> {
+              Node node = new Node(config, vertx, opened, clock, workers, wallClock, metrics);
+              return node.deploy(workers, liveNodes, wallClock)
+                  .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
+            }, failure -> vertx.executeBlocking(() -> {
+              opened.close();
+              return null;
+            }).transform(ignored -> Future.failedFuture(failure))));
     deployed.onComplete(outcome -> {
       if (outcome.succeeded()) {
         started.complete(outcome.result());
@@ -144,46 +150,52 @@ public final class Node {
     });
   }
 
-  private record OpenedStore(Store store, HybridLogicalClock clock) {
-  }
+  /** RocksDB and the stores on it, opened together and closed together. */
+  private record OpenedStorage(RocksDatabase database, Store store, HintStore hints, ClockLease lease) {
+    /** Opens RocksDB in the conf's data directory. Blocking. */
+    static OpenedStorage open(NodeConfig config, UnaryOperator<Store> storeLayer) {
+      RocksDatabase database = RocksDatabase.open(dataDirOf(config), config.storage());
+      try {
+        return new OpenedStorage(database, storeLayer.apply(new RocksStore(database)), new RocksHintStore(database),
+            new ClockLease(new RocksMetaStore(database)));
+      } catch (RuntimeException e) {
+        database.close();
+        throw e;
+      }
+    }
 
-  /** Opens RocksDB and starts the clock above its persisted bound. Blocking. */
-  private static OpenedStore openStoreAndClock(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
-    Store store = storeLayer.apply(openStore(config));
-    try {
-      long floor = store.readClockBound();
-      waitOutLease(floor, wallClock);
-      HybridLogicalClock clock = new HybridLogicalClock(wallClock, floor);
-      store.writeClockBound(ClockLease.boundFor(clock));
-      return new OpenedStore(store, clock);
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
+    /** Blocking. */
+    void close() {
+      try {
+        store.close();
+      } finally {
+        database.close();
+      }
     }
   }
 
   /**
-   * After a crash the persisted bound is the lease, up to {@link ClockLease#LEASE_MS} ahead of
-   * the wall clock. A clock started there would issue versions ahead of every other node's, and
-   * for those seconds its writes would beat later writes coordinated elsewhere; so the start
-   * waits until the wall clock has passed the bound. A larger gap means the wall clock stepped
-   * back: waiting would not help, and the clock simply starts above the bound.
+   * Starts the clock above its persisted bound, once the wall clock has passed the bound if it
+   * is a crash's lease ahead (a timer, not a sleep), and persists the new lease.
    */
-  private static void waitOutLease(long floor, InstantSource wallClock) {
-    long aheadMs = HybridLogicalClock.millisOf(floor) - wallClock.millis();
-    if (aheadMs <= 0 || aheadMs > ClockLease.LEASE_MS) {
-      return;
-    }
-    LOG.log(System.Logger.Level.INFO, "waiting " + aheadMs + " ms for the wall clock to pass the persisted clock lease");
-    try {
-      Thread.sleep(aheadMs + 1);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StartupException("interrupted while waiting out the clock lease", e);
-    }
+  private static Future<HybridLogicalClock> startClock(Vertx vertx, OpenedStorage opened, InstantSource wallClock) {
+    return vertx.executeBlocking(opened.lease()::persistedBound).compose(floor -> {
+      long waitMs = ClockLease.waitBeforeStartMs(floor, wallClock.millis());
+      if (waitMs > 0) {
+        LOG.log(System.Logger.Level.INFO, "waiting " + waitMs + " ms for the wall clock to pass the persisted clock lease");
+      }
+      Future<Void> waited = waitMs > 0 ? vertx.timer(waitMs, TimeUnit.MILLISECONDS) : Future.succeededFuture();
+      return waited.compose(ignored -> {
+        HybridLogicalClock clock = new HybridLogicalClock(wallClock, floor);
+        return vertx.executeBlocking(() -> {
+          opened.lease().persist(ClockLease.boundFor(clock));
+          return clock;
+        });
+      });
+    });
   }
 
-  private static Store openStore(NodeConfig config) {
+  private static Path dataDirOf(NodeConfig config) {
     Path dir = config.dataDir();
     try {
       Files.createDirectories(dir);
@@ -194,19 +206,21 @@ public final class Node {
     if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
       throw new ConfigException("dataDir " + dir + " is not a writable directory");
     }
-    return RocksStore.open(dir, config.storage());
+    return dir;
   }
 
   private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
     this.liveNodes = liveNodes;
-    this.hints = new HintedHandoff(storage, clock, liveNodes, config.hints().windowMs());
+    this.hints = new HintedHandoff(opened.hints(), executor, clock, liveNodes, config.hints().windowMs());
     AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
     if (config.clusterSize() > 1) {
       admin.listenForClusterCommands();
     }
+    List<RouteMount> mounts = List.of(metrics, admin);
     ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
-        readRepair, metrics, admin, wallClock);
+        readRepair, metrics, mounts, wallClock);
     metrics.bind(config, storage, hints, readRepair);
+    warnAboutResurrection();
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)
         .setInstances(config.storage().workers());
@@ -216,23 +230,44 @@ public final class Node {
     return vertx.deployVerticle(() -> new StorageVerticle(workers), storageOptions)
         .compose(id -> {
           storageDeployment = id;
-          // Hint replay, its timer and its peer connections live on this (event-loop) context.
-          return hints.start(ReplicaDirectory.create(vertx, config, storage));
+          return vertx.deployVerticle(new MaintenanceVerticle(config, storage, hints, liveNodes, maintenanceTasks()));
         })
-        .compose(hintsLoaded -> vertx.deployVerticle(() -> {
-          HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(), config.idleTimeoutMs(),
-              v -> ApiRouter.create(v, api));
-          httpVerticles.add(verticle);
-          return verticle;
-        }, httpOptions))
+        .compose(id -> {
+          maintenanceDeployment = id;
+          return vertx.deployVerticle(() -> {
+            HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
+                config.idleTimeoutMs(), v -> ApiRouter.create(v, api));
+            httpVerticles.add(verticle);
+            return verticle;
+          }, httpOptions);
+        })
         .map(id -> {
           httpDeployment = id;
-          startTimers();
-          Context hintContext = vertx.getOrCreateContext();
-          liveNodes.onJoined(joined -> hintContext.runOnContext(
-              v -> hints.replayToJoined(vertx, joined, JOIN_REPLAY_RETRY_MS, JOIN_REPLAY_ATTEMPTS)));
           return this;
         });
+  }
+
+  private List<MaintenanceVerticle.Task> maintenanceTasks() {
+    List<MaintenanceVerticle.Task> tasks = new ArrayList<>();
+    tasks.add(new MaintenanceVerticle.Task("hint retry", config.hints().retryMs(),
+        () -> Future.join(hints.replayToLiveTargets(), hints.dropExpiredHintsOfDownTargets())));
+    tasks.add(new MaintenanceVerticle.Task("clock lease renewal", ClockLease.RENEW_EVERY_MS,
+        () -> executor.submit(() -> {
+          opened.lease().persist(ClockLease.boundFor(clock));
+          return null;
+        })));
+    tasks.add(new MaintenanceVerticle.Task("engine statistics", NodeMetrics.ENGINE_REFRESH_MS, this::refreshEngineStats));
+    tasks.add(new MaintenanceVerticle.Task("purge sweep", config.storage().sweepIntervalMs(), () -> sweep.runOnce()
+        .onSuccess(purged -> {
+          if (purged > 0) {
+            LOG.log(System.Logger.Level.INFO, "purge sweep dropped " + purged + " tombstones and expired records");
+          }
+        })));
+    return tasks;
+  }
+
+  private Future<?> refreshEngineStats() {
+    return executor.submit(opened.database()::engineStats).onSuccess(metrics::updateEngineStats);
   }
 
   private void warnAboutResurrection() {
@@ -243,32 +278,10 @@ public final class Node {
     }
   }
 
-  private void startTimers() {
-    warnAboutResurrection();
-    hintTimer = vertx.setPeriodic(config.hints().retryMs(), tick -> {
-      hints.replayToLiveTargets();
-      hints.dropExpiredHintsOfDownTargets();
-    });
-    metrics.refreshEngineStats(storage);
-    metricsTimer = vertx.setPeriodic(NodeMetrics.ENGINE_REFRESH_MS, tick -> metrics.refreshEngineStats(storage));
-    leaseTimer = vertx.setPeriodic(ClockLease.RENEW_EVERY_MS, tick -> renewClockLease());
-    sweepTimer = vertx.setPeriodic(config.storage().sweepIntervalMs(), tick -> sweep.runOnce()
-        .onSuccess(purged -> {
-          if (purged > 0) {
-            LOG.log(System.Logger.Level.INFO, "purge sweep dropped " + purged + " tombstones and expired records");
-          }
-        })
-        .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "purge sweep failed: " + e.getMessage())));
-  }
-
-  private Future<Void> renewClockLease() {
-    return storage.writeClockBound(ClockLease.boundFor(clock))
-        .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "clock lease not renewed: " + e.getMessage()));
-  }
-
   /**
    * Stops gracefully: no new connections, in-flight requests finish (up to the shutdown
-   * timeout), then storage workers stop and RocksDB is flushed and closed.
+   * timeout), pending hints are delivered (up to the drain time), then storage workers stop and
+   * RocksDB is flushed and closed.
    */
   public Future<Void> stop() {
     // Bound to no context: a Future bound to one of this Vert.x's event loops could not
@@ -278,36 +291,27 @@ public final class Node {
     return stopped.future();
   }
 
+  /** The longest a graceful stop may take: every stage's own bound, and a margin. */
+  public long stopTimeoutMs() {
+    return config.shutdownTimeoutMs() + config.hints().drainOnStopMs() + STOP_MARGIN_MS;
+  }
+
   private Future<Void> release() {
-    vertx.cancelTimer(leaseTimer);
-    vertx.cancelTimer(sweepTimer);
-    vertx.cancelTimer(hintTimer);
-    vertx.cancelTimer(metricsTimer);
-    Future<Void> http = httpDeployment == null ? Future.succeededFuture() : vertx.undeploy(httpDeployment);
-    return http
-        .eventually(this::drainHints)
-        .eventually(() -> storageDeployment == null ? Future.succeededFuture() : vertx.undeploy(storageDeployment))
+    return undeploy(httpDeployment)
+        .eventually(() -> undeploy(maintenanceDeployment))
+        .eventually(() -> undeploy(storageDeployment))
         .eventually(() -> vertx.executeBlocking(() -> {
           recordings.closeAll();
           // Nothing issues versions any more: the exact clock is the floor for the next start,
           // which so starts level with the wall clock instead of a lease ahead of it.
-          store.writeClockBound(clock.current());
-          store.close();
+          opened.lease().persist(clock.current());
+          opened.close();
           return null;
         }));
   }
 
-  /** Before stopping, tries for a bounded time to deliver pending hints to live replicas. */
-  private Future<Void> drainHints() {
-    if (hints == null || config.hints().drainOnStopMs() == 0 || hints.pendingByTarget().values().stream().allMatch(n -> n == 0)) {
-      return Future.succeededFuture();
-    }
-    return hints.replayToLiveTargets()
-        .timeout(config.hints().drainOnStopMs(), TimeUnit.MILLISECONDS)
-        .recover(e -> {
-          LOG.log(System.Logger.Level.WARNING, "stopping with hints not delivered: " + hints.pendingByTarget());
-          return Future.succeededFuture();
-        });
+  private Future<Void> undeploy(String deployment) {
+    return deployment == null ? Future.succeededFuture() : vertx.undeploy(deployment);
   }
 
   public HintedHandoff hints() {
@@ -349,9 +353,14 @@ public final class Node {
     return sweep;
   }
 
-  /** This node's own store, for tests and tools that inspect a replica's local state. Blocking. */
+  /** This node's own record store, for tests and tools that inspect a replica's local state. Blocking. */
   public Store store() {
-    return store;
+    return opened.store();
+  }
+
+  /** The clock's persisted lease, for tests. Blocking. */
+  public ClockLease clockLease() {
+    return opened.lease();
   }
 
   private static Throwable startupFailure(NodeConfig config, Throwable failure) {

@@ -69,7 +69,7 @@ class NodeRestartTest {
     long version;
     try (TestNode node = TestNode.start(TestNode.config(dataDir, new JsonObject()), clock)) {
       version = versionOf(node.http.put("/v0/entity?id=x", "v"));
-      long bound = node.node().store().readClockBound();
+      long bound = node.node().clockLease().persistedBound();
       assertTrue(bound > version, "bound " + bound + " must be above issued " + version);
       assertTrue(bound >= io.quorumkv.versioning.HybridLogicalClock.versionAt(clock.millis() + ClockLease.LEASE_MS));
     }

@@ -1,6 +1,7 @@
 package io.quorumkv.admin;
 
 import io.quorumkv.http.ApiErrors;
+import io.quorumkv.http.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -21,7 +22,7 @@ import java.util.NoSuchElementException;
  * 403 with a wrong one). {@code scope=cluster} on start and stop publishes the command over the
  * clustered event bus, so every live node runs it. See docs/profiling.md.
  */
-public final class AdminApi {
+public final class AdminApi implements RouteMount {
   public static final String PATH = "/admin/jfr";
   static final String COMMANDS = "quorumkv.admin.jfr";
   private static final long DEFAULT_DURATION_MS = 60_000;
@@ -44,6 +45,7 @@ public final class AdminApi {
             .log(System.Logger.Level.WARNING, "cluster JFR command failed: " + e.getMessage())));
   }
 
+  @Override
   public void mount(Router router) {
     router.route(PATH + "*").handler(this::authorize);
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));

@@ -10,18 +10,24 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.HintedHandoff;
+import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.http.ApiErrors;
+import io.quorumkv.http.RouteMount;
 import io.quorumkv.replication.ReadRepair;
+import io.quorumkv.replication.ReplicaFailure;
 import io.quorumkv.replication.ReplicationObserver;
 import io.quorumkv.storage.StorageObserver;
 import io.quorumkv.storage.StorageService;
 import io.vertx.core.Future;
 import io.vertx.core.VertxOptions;
+import io.vertx.ext.web.Router;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.micrometer.PrometheusScrapingHandler;
 
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,8 +38,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * figures. RocksDB figures are read on a storage worker every few seconds and served from
  * that snapshot, so a scrape never calls RocksDB from an event loop.
  */
-public final class NodeMetrics implements StorageObserver, ReplicationObserver {
+public final class NodeMetrics implements StorageObserver, ReplicationObserver, RouteMount {
   public static final long ENGINE_REFRESH_MS = 5_000;
+  public static final String PATH = "/metrics";
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Long> engineSnapshot = new ConcurrentHashMap<>();
@@ -70,8 +77,24 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver {
             .description("storage operation latency, queueing on the workers included").register(registry))));
   }
 
+  /** {@code GET /metrics}: the registry in Prometheus text format. */
   @Override
-  public void replicaCall(String outcome) {
+  public void mount(Router router) {
+    router.get(PATH).handler(PrometheusScrapingHandler.create(registry));
+    router.route(PATH).handler(ApiErrors.methodNotAllowed("GET"));
+  }
+
+  @Override
+  public void replicaCallSucceeded() {
+    countReplicaCall("ok");
+  }
+
+  @Override
+  public void replicaCallFailed(ReplicaFailure.Kind kind) {
+    countReplicaCall(kind.name().toLowerCase(Locale.ROOT));
+  }
+
+  private void countReplicaCall(String outcome) {
     replicaOutcomes.computeIfAbsent(outcome, o -> Counter.builder("quorumkv_replica_calls").tag("outcome", o)
         .description("coordinator-to-replica calls by outcome").register(registry)).increment();
   }
@@ -84,9 +107,9 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver {
   /** Registers the convergence and RocksDB series of a started node. */
   public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair) {
     MeterRegistry r = registry;
-    FunctionCounter.builder("quorumkv_read_repairs", readRepair, ReadRepair::repairs)
-        .description("read repairs written").register(r);
-    FunctionCounter.builder("quorumkv_read_repairs_failed", readRepair, ReadRepair::failedRepairs).register(r);
+    FunctionCounter.builder("quorumkv_read_repairs", readRepair, ReadRepair::written)
+        .description("read repairs a stale replica accepted").register(r);
+    FunctionCounter.builder("quorumkv_read_repairs_failed", readRepair, ReadRepair::failed).register(r);
     FunctionCounter.builder("quorumkv_hints_stored", hints, HintedHandoff::stored).register(r);
     FunctionCounter.builder("quorumkv_hints_delivered", hints, HintedHandoff::delivered).register(r);
     FunctionCounter.builder("quorumkv_hints_dropped", hints, HintedHandoff::dropped)
@@ -94,11 +117,13 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver {
     for (NodeUrl node : config.cluster()) {
       if (!node.equals(config.url())) {
         String target = node.toString();
-        Gauge.builder("quorumkv_hints_pending", hints, h -> h.pendingByTarget().getOrDefault(target, 0L))
+        Gauge.builder("quorumkv_hints_pending", hints, h -> h.pendingByTarget().getOrDefault(node, 0L))
             .tag("target", target).description("hints waiting for a replica").register(r);
       }
     }
     FunctionCounter.builder("quorumkv_range_records_scanned", storage, StorageService::rangeRecordsScanned).register(r);
+    Gauge.builder("quorumkv_storage_queued", storage, StorageService::queuedRequests)
+        .description("single-key gets and applies waiting for a storage worker to take their group").register(r);
     for (String stat : new String[] {"rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-num-keys",
         "rocksdb.estimate-pending-compaction-bytes", "rocksdb.num-running-compactions", "rocksdb.num-running-flushes",
         "rocksdb.total-sst-files-size", "rocksdb.estimate-table-readers-mem", "block-cache-usage-bytes",
@@ -113,11 +138,8 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver {
     }
   }
 
-  /** Takes a fresh RocksDB snapshot (on a storage worker). */
-  public Future<Void> refreshEngineStats(StorageService storage) {
-    return storage.engineStats().map(stats -> {
-      engineSnapshot.putAll(stats);
-      return null;
-    });
+  /** Keeps a fresh RocksDB snapshot (taken on a storage worker) for the gauges. */
+  public void updateEngineStats(Map<String, Long> stats) {
+    engineSnapshot.putAll(stats);
   }
 }

@@ -3,6 +3,7 @@ package io.quorumkv.http;
 import io.quorumkv.replication.InvalidQuorumException;
 import io.quorumkv.replication.NotEnoughReplicasException;
 import io.quorumkv.storage.StorageException;
+import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -29,6 +30,15 @@ public final class ApiErrors {
     response.setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
         .end(shortLine(message) + "\n");
+  }
+
+  /** Answers 405 with an {@code Allow} header naming the methods the path takes. */
+  public static Handler<RoutingContext> methodNotAllowed(String allowed) {
+    return ctx -> {
+      ctx.response().putHeader(HttpHeaders.ALLOW, allowed);
+      ApiErrors.send(ctx, 405, "method " + ctx.request().method().name() + " not allowed on " + ctx.request().path()
+          + "; allowed: " + allowed);
+    };
   }
 
   /** The message on one line (control characters shown as '?') and cut to {@link #MAX_MESSAGE_CHARS}. */

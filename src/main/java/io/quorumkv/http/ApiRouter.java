@@ -7,19 +7,15 @@ import io.quorumkv.replication.ReplicaDirectory;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.micrometer.PrometheusScrapingHandler;
 
-
-/** The public HTTP API (SPEC.md, "HTTP API"): routes, and the 400/405/413 answers around them. */
+/** The public HTTP API (docs/api.md): routes, and the 400/405/413 answers around them. */
 public final class ApiRouter {
   static final String ENTITY = "/v0/entity";
   static final String ENTITIES = "/v0/entities";
   static final String STATUS = "/v0/status";
   static final String CLUSTER = "/v0/cluster";
-  static final String METRICS = "/metrics";
   /** A batch holds one value of up to the body limit, or many whose sum is at most RemoteReplica's batch size. */
   private static final long BATCH_OVERHEAD_BYTES = 2L << 20;
 
@@ -31,7 +27,7 @@ public final class ApiRouter {
     NodeConfig config = api.config();
     Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(),
         ReplicaDirectory.create(vertx, config, api.storage()), config.url(), api.hints(), api.readRepair(),
-        api.metrics());
+        api.replicationObserver());
     EntityHandler entity = new EntityHandler(coordinator, config.clusterSize(), api.wallClock());
     RangeHandler range = new RangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
@@ -41,30 +37,27 @@ public final class ApiRouter {
     router.get(ENTITY).handler(guarded(entity::get));
     router.put(ENTITY).handler(bodyHandler(config)).handler(guarded(entity::put));
     router.delete(ENTITY).handler(guarded(entity::delete));
-    router.route(ENTITY).handler(methodNotAllowed("GET, PUT, DELETE"));
+    router.route(ENTITY).handler(ApiErrors.methodNotAllowed("GET, PUT, DELETE"));
 
     router.get(STATUS).handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain").end("OK\n"));
-    router.route(STATUS).handler(methodNotAllowed("GET"));
+    router.route(STATUS).handler(ApiErrors.methodNotAllowed("GET"));
 
     router.get(ENTITIES).handler(guarded(range::handle));
-    router.route(ENTITIES).handler(methodNotAllowed("GET"));
+    router.route(ENTITIES).handler(ApiErrors.methodNotAllowed("GET"));
 
-    router.get(METRICS).handler(PrometheusScrapingHandler.create(api.metrics().registry()));
-    router.route(METRICS).handler(methodNotAllowed("GET"));
-
-    api.admin().mount(router);
+    api.mounts().forEach(mount -> mount.mount(router));
 
     router.get(CLUSTER).handler(cluster::handle);
-    router.route(CLUSTER).handler(methodNotAllowed("GET"));
+    router.route(CLUSTER).handler(ApiErrors.methodNotAllowed("GET"));
 
     router.route(InternalProtocol.RECORD_PATH).handler(internal::authorize);
     router.get(InternalProtocol.RECORD_PATH).handler(guarded(internal::read));
     router.put(InternalProtocol.RECORD_PATH).handler(bodyHandler(config)).handler(guarded(internal::write));
-    router.route(InternalProtocol.RECORD_PATH).handler(methodNotAllowed("GET, PUT"));
+    router.route(InternalProtocol.RECORD_PATH).handler(ApiErrors.methodNotAllowed("GET, PUT"));
     router.route(InternalProtocol.BATCH_PATH).handler(internal::authorize);
     router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
         .handler(guarded(internal::batch));
-    router.route(InternalProtocol.BATCH_PATH).handler(methodNotAllowed("POST"));
+    router.route(InternalProtocol.BATCH_PATH).handler(ApiErrors.methodNotAllowed("POST"));
 
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
     router.route().failureHandler(ApiErrors::handleRoutingFailure);
@@ -88,15 +81,6 @@ public final class ApiRouter {
       } catch (RuntimeException e) {
         ApiErrors.fail(ctx, e);
       }
-    };
-  }
-
-  private static Handler<RoutingContext> methodNotAllowed(String allowed) {
-    return ctx -> {
-      ctx.response().putHeader(HttpHeaders.ALLOW, allowed);
-      HttpMethod method = ctx.request().method();
-      ApiErrors.send(ctx, 405, "method " + method.name() + " not allowed on " + ctx.request().path()
-          + "; allowed: " + allowed);
     };
   }
 }

@@ -3,7 +3,7 @@ package io.quorumkv.http;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.HintedHandoff;
+import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.replication.ReadRepair;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
@@ -38,13 +38,19 @@ final class ClusterHandler {
             .put("self", config.url().toString())
             .put("nodes", nodes)
             .put("hints", new JsonObject()
-                .put("pending", new JsonObject(new java.util.LinkedHashMap<>(hints.pendingByTarget())))
+                .put("pending", pendingHints())
                 .put("stored", hints.stored())
                 .put("delivered", hints.delivered())
                 .put("dropped", hints.dropped()))
             .put("readRepairs", new JsonObject()
-                .put("sent", readRepair.repairs())
-                .put("failed", readRepair.failedRepairs()))
+                .put("written", readRepair.written())
+                .put("failed", readRepair.failed()))
             .encodePrettily());
+  }
+
+  private JsonObject pendingHints() {
+    JsonObject pending = new JsonObject();
+    hints.pendingByTarget().forEach((target, count) -> pending.put(target.toString(), count));
+    return pending;
   }
 }

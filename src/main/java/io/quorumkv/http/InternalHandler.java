@@ -54,7 +54,7 @@ final class InternalHandler {
         ctx.response().setStatusCode(404).end();
         return;
       }
-      InternalProtocol.writeHeaders(record, ctx.response().headers());
+      RecordHeaders.write(record, ctx.response().headers());
       ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream").end(Buffer.buffer(record.value()));
     });
   }
@@ -87,7 +87,7 @@ final class InternalHandler {
     byte[] key = QueryParams.of(ctx).requiredKey("id");
     Record record;
     try {
-      record = InternalProtocol.readRecord(ctx.request().headers(), RawBodyHandler.bodyOf(ctx));
+      record = RecordHeaders.read(ctx.request().headers(), RawBodyHandler.bodyOf(ctx));
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     }

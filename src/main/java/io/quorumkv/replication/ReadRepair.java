@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ReadRepair {
   private static final System.Logger LOG = System.getLogger(ReadRepair.class.getName());
 
-  private final LongAdder sent = new LongAdder();
+  private final LongAdder written = new LongAdder();
   private final LongAdder failed = new LongAdder();
 
   /** Waits for all the read's answers, then repairs the stale replicas. */
@@ -39,7 +39,7 @@ public final class ReadRepair {
       if (result.succeeded() && freshest.supersedes(result.result())) {
         NodeUrl node = answer.getKey();
         replicas.get(node).write(key, freshest)
-            .onSuccess(ok -> sent.increment())
+            .onSuccess(ok -> written.increment())
             .onFailure(e -> {
               failed.increment();
               LOG.log(System.Logger.Level.DEBUG, "read repair of " + node + " failed: " + e.getMessage());
@@ -48,12 +48,13 @@ public final class ReadRepair {
     }
   }
 
-  /** Repairs written successfully since the node started. */
-  public long repairs() {
-    return sent.sum();
+  /** Repairs a stale replica accepted since the node started. */
+  public long written() {
+    return written.sum();
   }
 
-  public long failedRepairs() {
+  /** Repairs that failed (the replica did not answer); the next read or a hint may fix the replica. */
+  public long failed() {
     return failed.sum();
   }
 }

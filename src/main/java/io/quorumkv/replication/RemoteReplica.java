@@ -1,5 +1,6 @@
 package io.quorumkv.replication;
 
+import io.netty.channel.ConnectTimeoutException;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
@@ -124,16 +125,17 @@ public final class RemoteReplica implements Replica {
   private void answer(List<Waiting> batch, ReplicaFailure failure, HttpResponse<Buffer> response) {
     List<Answer> answers = null;
     if (failure == null && response.statusCode() != 200) {
-      failure = new ReplicaFailure("refused with " + response.statusCode());
+      failure = new ReplicaFailure(ReplicaFailure.Kind.REFUSED, "refused with " + response.statusCode());
     }
     if (failure == null) {
       try {
         answers = RecordBatchCodec.decodeAnswers(response.body() == null ? Buffer.buffer() : response.body());
         if (answers.size() != batch.size()) {
-          failure = new ReplicaFailure("answered " + answers.size() + " of " + batch.size() + " operations");
+          failure = new ReplicaFailure(ReplicaFailure.Kind.FAILED,
+              "answered " + answers.size() + " of " + batch.size() + " operations");
         }
       } catch (IllegalArgumentException e) {
-        failure = new ReplicaFailure("malformed answer: " + e.getMessage());
+        failure = new ReplicaFailure(ReplicaFailure.Kind.FAILED, "malformed answer: " + e.getMessage());
       }
     }
     for (int i = 0; i < batch.size(); i++) {
@@ -141,7 +143,7 @@ public final class RemoteReplica implements Replica {
       if (failure != null) {
         promise.tryFail(failure);
       } else if (answers.get(i).failure() != null) {
-        promise.tryFail(new ReplicaFailure("failed: " + answers.get(i).failure()));
+        promise.tryFail(new ReplicaFailure(ReplicaFailure.Kind.FAILED, "failed: " + answers.get(i).failure()));
       } else {
         promise.tryComplete(answers.get(i));
       }
@@ -149,13 +151,16 @@ public final class RemoteReplica implements Replica {
   }
 
   private ReplicaFailure timedOut() {
-    return new ReplicaFailure("timeout after " + timeoutMs + " ms");
+    return new ReplicaFailure(ReplicaFailure.Kind.TIMEOUT, "timeout after " + timeoutMs + " ms");
   }
 
+  /** Vert.x times out requests and Futures with a TimeoutException, Netty a connect with its own exception. */
   private ReplicaFailure failureOf(Throwable cause) {
+    if (cause instanceof TimeoutException || cause instanceof ConnectTimeoutException) {
+      return timedOut();
+    }
     String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-    return cause instanceof TimeoutException || message.contains("timeout") ? timedOut()
-        : new ReplicaFailure("failed: " + message);
+    return new ReplicaFailure(ReplicaFailure.Kind.FAILED, "failed: " + message);
   }
 
   /** An operation waiting for a batch, and when it must have been answered. */

@@ -1,8 +1,32 @@
 package io.quorumkv.replication;
 
-/** Why a replica did not answer: known down, timed out, refused or failed. */
+/** Why a replica did not answer, by kind, with a detail for the 504's body. */
 public final class ReplicaFailure extends RuntimeException {
-  public ReplicaFailure(String message) {
-    super(message, null, false, false);
+  /** The kinds of replica failure, also the metric's outcome label. */
+  public enum Kind {
+    /** Membership sees the node down: failed at once, not called. */
+    DOWN,
+    /** No answer within the replica timeout (waiting for a connection included). */
+    TIMEOUT,
+    /** The node answered, but not with a usable answer (a non-200 status). */
+    REFUSED,
+    /** The call or the replica's storage failed otherwise. */
+    FAILED
+  }
+
+  private final Kind kind;
+
+  public ReplicaFailure(Kind kind, String detail) {
+    super(detail, null, false, false);
+    this.kind = kind;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The kind of any failure of a replica call: a ReplicaFailure's own, else {@link Kind#FAILED}. */
+  public static Kind kindOf(Throwable failure) {
+    return failure instanceof ReplicaFailure replicaFailure ? replicaFailure.kind : Kind.FAILED;
   }
 }

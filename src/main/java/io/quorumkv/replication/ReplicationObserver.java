@@ -2,8 +2,11 @@ package io.quorumkv.replication;
 
 /** Watches the coordinator's fan-out, for metrics. */
 public interface ReplicationObserver {
-  /** One replica call ended: {@code ok}, {@code down}, {@code timeout} or {@code failed}. */
-  void replicaCall(String outcome);
+  /** One replica call succeeded. */
+  void replicaCallSucceeded();
+
+  /** One replica call failed. */
+  void replicaCallFailed(ReplicaFailure.Kind kind);
 
   /** A request got 504. */
   void notEnoughReplicas();

@@ -52,6 +52,15 @@ public final class GroupedStorage {
     return enqueue(new Pending<>(key, record, callerPromise()));
   }
 
+  /** Requests waiting in the lanes for a worker to take their group (a gauge; counting walks the queues). */
+  public int queued() {
+    int queued = 0;
+    for (Lane lane : lanes) {
+      queued += lane.queue.size();
+    }
+    return queued;
+  }
+
   private <T> PromiseInternal<T> callerPromise() {
     return ((ContextInternal) vertx.getOrCreateContext()).promise();
   }

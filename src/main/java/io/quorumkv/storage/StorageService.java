@@ -58,41 +58,9 @@ public final class StorageService {
     return executor.submit(() -> store.purge(from, maxKeys, wallClock.millis(), graceMillis));
   }
 
-  public Future<Void> putHint(Hint hint) {
-    return executor.submit(() -> {
-      store.putHint(hint);
-      return null;
-    });
-  }
-
-  public Future<java.util.List<Hint>> hints(String target, long afterSequence, int limit) {
-    return executor.submit(() -> store.hints(target, afterSequence, limit));
-  }
-
-  public Future<Long> dropHintsBefore(String target, long sequence) {
-    return executor.submit(() -> store.dropHintsBefore(target, sequence));
-  }
-
-  public Future<Void> deleteHint(String target, long sequence) {
-    return executor.submit(() -> {
-      store.deleteHint(target, sequence);
-      return null;
-    });
-  }
-
-  public Future<java.util.Map<String, Long>> countHints() {
-    return executor.submit(store::countHints);
-  }
-
-  public Future<java.util.Map<String, Long>> engineStats() {
-    return executor.submit(store::engineStats);
-  }
-
-  public Future<Void> writeClockBound(long bound) {
-    return executor.submit(() -> {
-      store.writeClockBound(bound);
-      return null;
-    });
+  /** Single-key gets and applies waiting for a storage worker to take their group. */
+  public int queuedRequests() {
+    return grouped.queued();
   }
 
   /** Live records read by range scans since the node started. */

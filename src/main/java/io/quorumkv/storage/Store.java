@@ -1,8 +1,12 @@
 package io.quorumkv.storage;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * A replica's local storage, blocking: only storage workers call it, never an event loop.
- * Keys are raw bytes ordered bytewise (so UTF-8 ids sort as their bytes).
+ * A replica's local records, blocking: only storage workers call it, never an event loop.
+ * Keys are raw bytes ordered bytewise (so UTF-8 ids sort as their bytes). Layers (test faults,
+ * counters) wrap it; {@link RocksStore} is the engine.
  */
 public interface Store extends AutoCloseable {
 
@@ -13,7 +17,7 @@ public interface Store extends AutoCloseable {
   boolean apply(byte[] key, Record record);
 
   /** {@link #get} of each key, in order; a store may read them in one call. */
-  default java.util.List<Record> getAll(java.util.List<byte[]> keys) {
+  default List<Record> getAll(List<byte[]> keys) {
     return keys.stream().map(this::get).toList();
   }
 
@@ -21,8 +25,8 @@ public interface Store extends AutoCloseable {
    * {@link #apply} of each record to its key, in order, as if one after the other; a store may
    * write them as one atomic, write-ahead-logged batch.
    */
-  default java.util.List<Boolean> applyAll(java.util.List<byte[]> keys, java.util.List<Record> records) {
-    java.util.List<Boolean> stored = new java.util.ArrayList<>(keys.size());
+  default List<Boolean> applyAll(List<byte[]> keys, List<Record> records) {
+    List<Boolean> stored = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
       stored.add(apply(keys.get(i), records.get(i)));
     }
@@ -35,28 +39,7 @@ public interface Store extends AutoCloseable {
   /** Drops, from {@code from} on, tombstones and expired records past the grace; see {@link PurgeSweep}. */
   PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis);
 
-  /** Keeps a hint durably (write-ahead logged like records) in a family of its own. */
-  void putHint(Hint hint);
-
-  /** The target's oldest hints with a sequence above {@code afterSequence}, at most {@code limit}. */
-  java.util.List<Hint> hints(String target, long afterSequence, int limit);
-
-  /** Deletes the target's hints with a sequence below {@code sequence}; returns how many. */
-  long dropHintsBefore(String target, long sequence);
-
-  void deleteHint(String target, long sequence);
-
-  /** How many hints are stored for each target. */
-  java.util.Map<String, Long> countHints();
-
-  /** Engine figures worth watching (memtable and block cache bytes, compaction backlog, cache hits...), by name. */
-  java.util.Map<String, Long> engineStats();
-
-  /** The clock bound persisted by {@link #writeClockBound}, 0 if none. */
-  long readClockBound();
-
-  void writeClockBound(long bound);
-
+  /** Releases what the store holds (open cursors); later calls fail. */
   @Override
   void close();
 }

@@ -1,5 +1,7 @@
 package io.quorumkv.versioning;
 
+import io.quorumkv.storage.MetaStore;
+
 /**
  * Keeps the clock from going back across a restart. A bound ahead of every version the
  * clock may issue soon is persisted; after a restart the clock starts above the persisted
@@ -8,17 +10,43 @@ package io.quorumkv.versioning;
  * <p>The bound is {@link #LEASE_MS} ahead of the clock and is renewed every
  * {@link #RENEW_EVERY_MS}, so versions stay below the persisted bound unless renewals stall
  * for longer than the difference (the node logs a warning when a renewal fails).
+ * {@link #persistedBound} and {@link #persist} block: storage workers only.
  */
 public final class ClockLease {
   public static final long LEASE_MS = 10_000;
   public static final long RENEW_EVERY_MS = 2_000;
+  static final String BOUND_KEY = "hlc.bound";
 
-  private ClockLease() {
+  private final MetaStore meta;
+
+  public ClockLease(MetaStore meta) {
+    this.meta = meta;
+  }
+
+  /** The bound last persisted, 0 if none: the floor of the clock's next start. */
+  public long persistedBound() {
+    return meta.readLong(BOUND_KEY, 0);
+  }
+
+  public void persist(long bound) {
+    meta.writeLong(BOUND_KEY, bound);
   }
 
   /** The bound to persist now for this clock. */
   public static long boundFor(HybridLogicalClock clock) {
     long millis = Math.max(clock.wallMillis(), HybridLogicalClock.millisOf(clock.current()));
     return HybridLogicalClock.versionAt(millis + LEASE_MS);
+  }
+
+  /**
+   * How long a start must wait before its clock may issue versions, given the persisted bound:
+   * after a crash the bound is up to {@link #LEASE_MS} ahead of the wall clock, and a clock
+   * started there would, for those seconds, issue versions ahead of every other node's, whose
+   * writes would beat later writes coordinated elsewhere. A larger gap means the wall clock
+   * stepped back: waiting would not help, and the clock simply starts above the bound.
+   */
+  public static long waitBeforeStartMs(long persistedBound, long wallMillis) {
+    long aheadMs = HybridLogicalClock.millisOf(persistedBound) - wallMillis;
+    return aheadMs <= 0 || aheadMs > LEASE_MS ? 0 : aheadMs + 1;
   }
 }

@@ -2,10 +2,12 @@ package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.http.ApiHeaders;
+import io.quorumkv.http.RecordHeaders;
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.GatedStore;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -110,6 +112,36 @@ class ClusterTest {
     }
   }
 
+  /**
+   * Group commit inside a cluster: the replica writes that reach node 1 while its storage worker
+   * is held go to its store as one group (one multi-get, one write batch), not one call each.
+   */
+  @Test
+  void replicaWritesQueuedBehindABusyWorkerAreStoredAsOneGroup() {
+    GatedStore replica = cluster.gate(1);
+    int callsBefore = replica.writeCalls();
+    int writes = 12;
+    replica.closeGate();
+    try {
+      cluster.http(0).put("/v0/entity?id=group-0&ack=1&from=3", "v");
+      Await.until("the first replica write waits at node 1's gate", java.time.Duration.ofSeconds(10),
+          () -> replica.heldWrites() == 1);
+      for (int i = 1; i < writes; i++) {
+        assertEquals(201, cluster.http(0).put("/v0/entity?id=group-" + i + "&ack=1&from=3", "v").statusCode());
+      }
+      // RemoteReplica keeps at most 4 batches in flight: the 3 behind the held one queue on node 1.
+      Await.until("replica writes queue behind the held one on node 1", java.time.Duration.ofSeconds(10),
+          () -> cluster.node(1).storage().queuedRequests() >= 3);
+    } finally {
+      replica.openGate();
+    }
+    Await.until("node 1 stores every write", java.time.Duration.ofSeconds(10),
+        () -> java.util.stream.IntStream.range(0, writes).allMatch(i -> cluster.localRecord(1, "group-" + i) != null));
+    assertTrue(replica.largestWriteGroup() >= 3, "largest write group " + replica.largestWriteGroup());
+    assertTrue(replica.writeCalls() - callsBefore <= writes - 2,
+        (replica.writeCalls() - callsBefore) + " write calls for " + writes + " writes");
+  }
+
   @Test
   void badAckOrFromIs400() {
     for (String query : List.of("ack=4&from=4", "from=4", "ack=3&from=2", "ack=0&from=3", "ack=4")) {
@@ -149,9 +181,9 @@ class ClusterTest {
     URI uri = URI.create(cluster.url(1) + InternalProtocol.RECORD_PATH + "?id=guarded");
     for (String secret : new String[] {null, "wrong"}) {
       HttpRequest.Builder write = HttpRequest.newBuilder(uri)
-          .header(InternalProtocol.VERSION, Long.toString(Long.MAX_VALUE))
-          .header(InternalProtocol.TOMBSTONE, "0")
-          .header(InternalProtocol.EXPIRES_AT, "0")
+          .header(ApiHeaders.VERSION, Long.toString(Long.MAX_VALUE))
+          .header(RecordHeaders.TOMBSTONE, "0")
+          .header(RecordHeaders.EXPIRES_AT, "0")
           .PUT(HttpRequest.BodyPublishers.ofString("forged"));
       HttpRequest.Builder read = HttpRequest.newBuilder(uri).GET();
       byte[] forgedBatch = RecordBatchCodec.encodeOperations(List.of(new RecordBatchCodec.Operation(

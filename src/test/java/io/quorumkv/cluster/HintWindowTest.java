@@ -27,7 +27,7 @@ class HintWindowTest {
       cluster.restart(1);
       Await.until("the expired hint is dropped", Duration.ofSeconds(20), () -> cluster.node(0).hints().dropped() == 1);
       assertEquals(0, cluster.node(0).hints().delivered());
-      assertEquals(0L, cluster.node(0).hints().pendingByTarget().get(cluster.url(1).toString()));
+      assertEquals(0L, cluster.node(0).hints().pendingByTarget().get(cluster.url(1)));
       assertNull(cluster.node(1).store().get("late".getBytes(StandardCharsets.UTF_8)));
     }
   }
@@ -42,7 +42,7 @@ class HintWindowTest {
       }
       Await.until("the five hints are dropped while the replica is still down", Duration.ofSeconds(20),
           () -> cluster.node(0).hints().dropped() == 5);
-      assertEquals(0L, cluster.node(0).hints().pendingByTarget().get(cluster.url(1).toString()));
+      assertEquals(0L, cluster.node(0).hints().pendingByTarget().get(cluster.url(1)));
       assertEquals(0, cluster.node(0).hints().delivered());
     }
   }

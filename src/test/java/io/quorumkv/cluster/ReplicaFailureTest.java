@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC.md's replication cases with nodes stopped. Every key goes to all three nodes (from=3),
+ * The replication cases of docs/api.md with nodes stopped. Every key goes to all three nodes (from=3),
  * so whichever node is stopped is one of its replicas. The scenarios stop a replica, write
  * at ack=2, bring it back and stop another one, so that the read at ack=2 must combine the
  * returned (stale) replica with one that has the write.

@@ -58,7 +58,7 @@ class RequestFuzzTest {
       "OPTIONS", "PATCH", "TRACE", "CONNECT", "PROPFIND", "get"};
   private static final String[] HEADER_NAMES = {"Content-Type", "Accept", "Expect", "Connection", "Upgrade",
       "Content-Encoding", "Transfer-Encoding", "Content-Length", "Range", "If-None-Match", "Authorization",
-      "Cookie", "X-Forwarded-For", InternalProtocol.VERSION, InternalProtocol.TOMBSTONE, InternalProtocol.EXPIRES_AT,
+      "Cookie", "X-Forwarded-For", ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT,
       InternalProtocol.SECRET, "Host"};
 
   @TempDir

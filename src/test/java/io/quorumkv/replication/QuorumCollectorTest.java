@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The quorum rules of {@link WriteQuorum} and {@link ReadQuorum}, driven answer by answer. */
+/** The quorum rules of {@link WriteQuorumCollector} and {@link ReadQuorumCollector}, driven answer by answer. */
 class QuorumCollectorTest {
   private static final NodeUrl A = new NodeUrl("a", 1);
   private static final NodeUrl B = new NodeUrl("b", 1);
@@ -23,7 +23,7 @@ class QuorumCollectorTest {
 
   @Test
   void writeSucceedsAtTheAckthSuccessWithoutWaitingForTheRest() {
-    WriteQuorum quorum = new WriteQuorum(new Quorum(2, 3));
+    WriteQuorumCollector quorum = new WriteQuorumCollector(new Quorum(2, 3));
     List<Promise<Void>> calls = track(quorum);
     calls.get(0).complete();
     assertFalse(quorum.outcome().isComplete());
@@ -33,11 +33,11 @@ class QuorumCollectorTest {
 
   @Test
   void writeFailsAsSoonAsAckIsOutOfReach() {
-    WriteQuorum quorum = new WriteQuorum(new Quorum(2, 3));
+    WriteQuorumCollector quorum = new WriteQuorumCollector(new Quorum(2, 3));
     List<Promise<Void>> calls = track(quorum);
-    calls.get(0).fail(new ReplicaFailure("down"));
+    calls.get(0).fail(new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down"));
     assertFalse(quorum.outcome().isComplete());
-    calls.get(1).fail(new ReplicaFailure("timeout"));
+    calls.get(1).fail(new ReplicaFailure(ReplicaFailure.Kind.TIMEOUT, "timeout"));
     assertTrue(quorum.outcome().failed());
     NotEnoughReplicasException e = (NotEnoughReplicasException) quorum.outcome().cause();
     assertEquals(2, e.required());
@@ -48,7 +48,7 @@ class QuorumCollectorTest {
 
   @Test
   void readAnswersWhenAckReplicasReturnedARecord() {
-    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    ReadQuorumCollector quorum = new ReadQuorumCollector(new Quorum(2, 3));
     List<Promise<Record>> calls = trackReads(quorum);
     calls.get(0).complete(Record.live(5, new byte[] {1}, 0));
     calls.get(1).complete(Record.live(7, new byte[] {2}, 0));
@@ -57,7 +57,7 @@ class QuorumCollectorTest {
 
   @Test
   void aReplicaWithNothingDoesNotCountWhileAnotherMayHaveARecord() {
-    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    ReadQuorumCollector quorum = new ReadQuorumCollector(new Quorum(2, 3));
     List<Promise<Record>> calls = trackReads(quorum);
     calls.get(0).complete(null);
     calls.get(1).complete(Record.live(7, new byte[] {2}, 0));
@@ -68,41 +68,41 @@ class QuorumCollectorTest {
 
   @Test
   void readOfAKeyNobodyHasIsNullOnceAllAnswered() {
-    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    ReadQuorumCollector quorum = new ReadQuorumCollector(new Quorum(2, 3));
     List<Promise<Record>> calls = trackReads(quorum);
     calls.get(0).complete(null);
     calls.get(1).complete(null);
     assertFalse(quorum.outcome().isComplete());
-    calls.get(2).fail(new ReplicaFailure("down"));
+    calls.get(2).fail(new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down"));
     assertTrue(quorum.outcome().succeeded());
     assertNull(quorum.outcome().result());
   }
 
   @Test
   void readFailsWhenFewerThanAckCanStillAnswer() {
-    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 3));
+    ReadQuorumCollector quorum = new ReadQuorumCollector(new Quorum(2, 3));
     List<Promise<Record>> calls = trackReads(quorum);
     calls.get(0).complete(null);
-    calls.get(1).fail(new ReplicaFailure("down"));
+    calls.get(1).fail(new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down"));
     assertFalse(quorum.outcome().isComplete());
-    calls.get(2).fail(new ReplicaFailure("timeout"));
+    calls.get(2).fail(new ReplicaFailure(ReplicaFailure.Kind.TIMEOUT, "timeout"));
     assertTrue(quorum.outcome().cause() instanceof NotEnoughReplicasException);
   }
 
   @Test
   void aTombstoneIsARecordAndCanBeTheFreshest() {
-    ReadQuorum quorum = new ReadQuorum(new Quorum(2, 2));
+    ReadQuorumCollector quorum = new ReadQuorumCollector(new Quorum(2, 2));
     List<Promise<Record>> calls = trackReads(quorum);
     calls.get(0).complete(Record.live(5, new byte[] {1}, 0));
     calls.get(1).complete(Record.tombstone(6));
     assertTrue(quorum.outcome().result().tombstone());
   }
 
-  private static List<Promise<Void>> track(WriteQuorum quorum) {
+  private static List<Promise<Void>> track(WriteQuorumCollector quorum) {
     return replicaCalls(quorum::track);
   }
 
-  private static List<Promise<Record>> trackReads(ReadQuorum quorum) {
+  private static List<Promise<Record>> trackReads(ReadQuorumCollector quorum) {
     return replicaCalls(quorum::track);
   }
 

@@ -21,7 +21,8 @@ class GroupCommitTest {
 
   @Test
   void aGroupKeepsTheHighestVersionOfEachKeyWhateverTheOrder() {
-    try (RocksStore store = RocksStore.open(dir, StorageConfig.defaults())) {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
       store.apply(bytes("a"), live(5, "stored"));
       List<Boolean> applied = store.applyAll(
           List.of(bytes("a"), bytes("b"), bytes("b"), bytes("a"), bytes("b")),
@@ -35,7 +36,8 @@ class GroupCommitTest {
 
   @Test
   void aGroupOfReadsAnswersInOrderWithNullForMissingKeys() {
-    try (RocksStore store = RocksStore.open(dir, StorageConfig.defaults())) {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
       store.applyAll(List.of(bytes("x"), bytes("z")), List.of(live(1, "x1"), Record.tombstone(2)));
       List<Record> read = store.getAll(List.of(bytes("z"), bytes("y"), bytes("x")));
 
@@ -55,10 +57,12 @@ class GroupCommitTest {
       keys.add(bytes("k" + i));
       records.add(live(i + 1, "v" + i));
     }
-    try (RocksStore store = RocksStore.open(dir, StorageConfig.defaults())) {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
       store.applyAll(keys, records);
     }
-    try (RocksStore store = RocksStore.open(dir, StorageConfig.defaults())) {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
       List<Record> read = store.getAll(keys);
       for (int i = 0; i < 100; i++) {
         assertArrayEquals(bytes("v" + i), read.get(i).value(), "key " + i);

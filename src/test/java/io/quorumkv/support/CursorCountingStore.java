@@ -1,11 +1,9 @@
 package io.quorumkv.support;
 
+import io.quorumkv.storage.RangeBatch;
 import io.quorumkv.storage.RangeCursor;
 import io.quorumkv.storage.Store;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,34 +24,32 @@ public final class CursorCountingStore {
 
   /** The store layer to pass to {@link TestNode#start(io.quorumkv.config.NodeConfig, java.util.function.UnaryOperator)}. */
   public Store wrap(Store store) {
-    return (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
-        (proxy, method, args) -> {
-          Object result = invoke(store, method, args);
-          if (method.getName().equals("range")) {
-            opened.incrementAndGet();
-            open.incrementAndGet();
-            return counted((RangeCursor) result);
-          }
-          return result;
-        });
+    return new DelegatingStore(store) {
+      @Override
+      public RangeCursor range(byte[] start, byte[] end) {
+        RangeCursor cursor = super.range(start, end);
+        opened.incrementAndGet();
+        open.incrementAndGet();
+        return counted(cursor);
+      }
+    };
   }
 
   private RangeCursor counted(RangeCursor cursor) {
     AtomicBoolean closed = new AtomicBoolean();
-    return (RangeCursor) Proxy.newProxyInstance(RangeCursor.class.getClassLoader(), new Class<?>[] {RangeCursor.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("close") && closed.compareAndSet(false, true)) {
-            open.decrementAndGet();
-          }
-          return invoke(cursor, method, args);
-        });
-  }
+    return new RangeCursor() {
+      @Override
+      public RangeBatch next(int maxRecords, int maxBytes, long nowMillis) {
+        return cursor.next(maxRecords, maxBytes, nowMillis);
+      }
 
-  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+      @Override
+      public void close() {
+        if (closed.compareAndSet(false, true)) {
+          open.decrementAndGet();
+        }
+        cursor.close();
+      }
+    };
   }
 }

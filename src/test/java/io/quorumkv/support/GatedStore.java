@@ -1,27 +1,26 @@
 package io.quorumkv.support;
 
-import io.quorumkv.storage.Hint;
-import io.quorumkv.storage.PurgeSweep;
-import io.quorumkv.storage.RangeCursor;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.Store;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A store whose writes can be held back: while the gate is closed, {@link #apply} waits (on its
- * storage worker) until the gate opens, as a replica slow to accept writes would.
+ * A store whose writes can be held back: while the gate is closed, {@link #apply} and
+ * {@link #applyAll} wait (on their storage worker) until the gate opens, as a replica slow to
+ * accept writes would. It also counts the write groups it passed on, to show group commit at work.
  */
-public final class GatedStore implements Store {
-  private final Store delegate;
+public final class GatedStore extends DelegatingStore {
   private volatile CountDownLatch gate = new CountDownLatch(0);
-  private volatile int heldWrites;
+  private final AtomicInteger heldWrites = new AtomicInteger();
+  private final AtomicInteger writeCalls = new AtomicInteger();
+  private final AtomicInteger largestWriteGroup = new AtomicInteger();
 
   public GatedStore(Store delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   public void closeGate() {
@@ -32,16 +31,37 @@ public final class GatedStore implements Store {
     gate.countDown();
   }
 
-  /** Writes waiting at the closed gate right now. */
+  /** Write calls waiting at the closed gate right now. */
   public int heldWrites() {
-    return heldWrites;
+    return heldWrites.get();
+  }
+
+  /** Write calls (single or grouped) passed to the store so far. */
+  public int writeCalls() {
+    return writeCalls.get();
+  }
+
+  /** The most records one write call carried. */
+  public int largestWriteGroup() {
+    return largestWriteGroup.get();
   }
 
   @Override
   public boolean apply(byte[] key, Record record) {
+    passGate(1);
+    return super.apply(key, record);
+  }
+
+  @Override
+  public List<Boolean> applyAll(List<byte[]> keys, List<Record> records) {
+    passGate(keys.size());
+    return super.applyAll(keys, records);
+  }
+
+  private void passGate(int records) {
     CountDownLatch current = gate;
     if (current.getCount() > 0) {
-      heldWrites++;
+      heldWrites.incrementAndGet();
       try {
         if (!current.await(60, TimeUnit.SECONDS)) {
           throw new IllegalStateException("gate never opened");
@@ -50,70 +70,16 @@ public final class GatedStore implements Store {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       } finally {
-        heldWrites--;
+        heldWrites.decrementAndGet();
       }
     }
-    return delegate.apply(key, record);
-  }
-
-  @Override
-  public Record get(byte[] key) {
-    return delegate.get(key);
-  }
-
-  @Override
-  public RangeCursor range(byte[] start, byte[] end) {
-    return delegate.range(start, end);
-  }
-
-  @Override
-  public PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis) {
-    return delegate.purge(from, maxKeys, nowMillis, graceMillis);
-  }
-
-  @Override
-  public void putHint(Hint hint) {
-    delegate.putHint(hint);
-  }
-
-  @Override
-  public List<Hint> hints(String target, long afterSequence, int limit) {
-    return delegate.hints(target, afterSequence, limit);
-  }
-
-  @Override
-  public long dropHintsBefore(String target, long sequence) {
-    return delegate.dropHintsBefore(target, sequence);
-  }
-
-  @Override
-  public void deleteHint(String target, long sequence) {
-    delegate.deleteHint(target, sequence);
-  }
-
-  @Override
-  public Map<String, Long> countHints() {
-    return delegate.countHints();
-  }
-
-  @Override
-  public Map<String, Long> engineStats() {
-    return delegate.engineStats();
-  }
-
-  @Override
-  public long readClockBound() {
-    return delegate.readClockBound();
-  }
-
-  @Override
-  public void writeClockBound(long bound) {
-    delegate.writeClockBound(bound);
+    writeCalls.incrementAndGet();
+    largestWriteGroup.accumulateAndGet(records, Math::max);
   }
 
   @Override
   public void close() {
     openGate();
-    delegate.close();
+    super.close();
   }
 }

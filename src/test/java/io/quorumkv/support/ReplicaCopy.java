@@ -1,5 +1,7 @@
 package io.quorumkv.support;
 
+import io.quorumkv.http.ApiHeaders;
+import io.quorumkv.http.RecordHeaders;
 import io.quorumkv.replication.InternalProtocol;
 
 import java.net.http.HttpResponse;
@@ -17,8 +19,8 @@ public record ReplicaCopy(long version, boolean tombstone, String value) {
     if (response.statusCode() != 200) {
       throw new AssertionError("internal read of " + key + " answered " + response.statusCode() + ": " + Http.text(response));
     }
-    long version = Long.parseLong(response.headers().firstValue(InternalProtocol.VERSION).orElseThrow());
-    boolean tombstone = "1".equals(response.headers().firstValue(InternalProtocol.TOMBSTONE).orElse("0"));
+    long version = Long.parseLong(response.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
+    boolean tombstone = "1".equals(response.headers().firstValue(RecordHeaders.TOMBSTONE).orElse("0"));
     return new ReplicaCopy(version, tombstone, new String(response.body(), StandardCharsets.UTF_8));
   }
 }

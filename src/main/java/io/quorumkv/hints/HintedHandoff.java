@@ -1,10 +1,11 @@
-package io.quorumkv.replication;
+package io.quorumkv.hints;
 
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.storage.Hint;
+import io.quorumkv.replication.MissedWrites;
+import io.quorumkv.replication.Replica;
 import io.quorumkv.storage.Record;
-import io.quorumkv.storage.StorageService;
+import io.quorumkv.storage.StorageExecutor;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -20,29 +21,33 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Hinted handoff: a write that a replica missed (down, timed out, refused) is stored as a hint
- * in the coordinator's own RocksDB, and replayed to that replica when membership sees it join
+ * in the coordinator's own {@link HintStore}, and replayed to that replica when membership sees it join
  * and by periodic retry, oldest first, {@link #BATCH} hints at a time delivered in parallel,
  * so a returning node gets a bounded number of requests in flight. A delivered hint is deleted;
  * a hint older than the hint window is dropped and counted; a replay stops at the first failed
- * delivery and resumes at the next trigger. Replay runs on one event loop (the caller's).
+ * delivery and resumes at the next trigger. Replay runs on one event loop (the caller's); the
+ * hint store is called on storage workers.
  */
-public final class HintedHandoff {
+public final class HintedHandoff implements MissedWrites {
   static final int BATCH = 32;
   private static final System.Logger LOG = System.getLogger(HintedHandoff.class.getName());
 
-  private final StorageService storage;
+  private final HintStore store;
+  private final StorageExecutor executor;
   private final HybridLogicalClock clock;
   private final LiveNodes liveNodes;
   private final long windowMillis;
-  private final Map<String, AtomicLong> pending = new ConcurrentHashMap<>();
-  private final Map<String, Future<Void>> replaying = new ConcurrentHashMap<>();
+  private final Map<NodeUrl, AtomicLong> pending = new ConcurrentHashMap<>();
+  private final Map<NodeUrl, Future<Void>> replaying = new ConcurrentHashMap<>();
   private final LongAdder stored = new LongAdder();
   private final LongAdder delivered = new LongAdder();
   private final LongAdder dropped = new LongAdder();
   private volatile Map<NodeUrl, Replica> replicas = Map.of();
 
-  public HintedHandoff(StorageService storage, HybridLogicalClock clock, LiveNodes liveNodes, long windowMillis) {
-    this.storage = storage;
+  public HintedHandoff(HintStore store, StorageExecutor executor, HybridLogicalClock clock, LiveNodes liveNodes,
+                       long windowMillis) {
+    this.store = store;
+    this.executor = executor;
     this.clock = clock;
     this.liveNodes = liveNodes;
     this.windowMillis = windowMillis;
@@ -51,16 +56,20 @@ public final class HintedHandoff {
   /** Loads the counts of hints kept from before a restart and the replicas to replay to. */
   public Future<Void> start(Map<NodeUrl, Replica> replicasForReplay) {
     this.replicas = replicasForReplay;
-    return storage.countHints().map(counts -> {
+    return executor.submit(store::countByTarget).map(counts -> {
       counts.forEach((target, count) -> pending.computeIfAbsent(target, t -> new AtomicLong()).addAndGet(count));
       return null;
     });
   }
 
   /** Keeps the write that {@code target} missed. Completes once the hint is in the write-ahead log. */
-  public Future<Void> store(NodeUrl target, byte[] key, Record record) {
-    Hint hint = new Hint(target.toString(), clock.next(), key, record);
-    return storage.putHint(hint).onSuccess(ok -> {
+  @Override
+  public Future<Void> missed(NodeUrl target, byte[] key, Record record) {
+    Hint hint = new Hint(target, clock.next(), key, record);
+    return executor.<Void>submit(() -> {
+      store.put(hint);
+      return null;
+    }).onSuccess(ok -> {
       stored.increment();
       pending.computeIfAbsent(hint.target(), t -> new AtomicLong()).incrementAndGet();
     }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "hint for " + target + " not stored: " + e.getMessage()));
@@ -91,18 +100,17 @@ public final class HintedHandoff {
 
   /** Delivers the target's hints until none is left or one fails; a replay already running is not doubled. */
   public Future<Void> replay(NodeUrl target) {
-    String name = target.toString();
     Replica replica = replicas.get(target);
     if (replica == null) {
       return Future.succeededFuture();
     }
     Promise<Void> done = Promise.promise();
-    Future<Void> running = replaying.putIfAbsent(name, done.future());
+    Future<Void> running = replaying.putIfAbsent(target, done.future());
     if (running != null) {
       return running;
     }
-    done.future().onComplete(ended -> replaying.remove(name, done.future()));
-    replayFrom(name, replica, -1, done);
+    done.future().onComplete(ended -> replaying.remove(target, done.future()));
+    replayFrom(target, replica, -1, done);
     return done.future();
   }
 
@@ -111,8 +119,8 @@ public final class HintedHandoff {
    * callbacks rather than nested Futures (a long replay must not deepen the stack). Each batch
    * settles completely before the next starts or the replay stops at a failure.
    */
-  private void replayFrom(String target, Replica replica, long afterSequence, Promise<Void> done) {
-    storage.hints(target, afterSequence, BATCH).onComplete(read -> {
+  private void replayFrom(NodeUrl target, Replica replica, long afterSequence, Promise<Void> done) {
+    executor.submit(() -> store.oldest(target, afterSequence, BATCH)).onComplete(read -> {
       if (read.failed()) {
         done.fail(read.cause());
         return;
@@ -142,8 +150,8 @@ public final class HintedHandoff {
     long cutoff = HybridLogicalClock.versionAt(clock.wallMillis() - windowMillis);
     List<Future<Void>> drops = new ArrayList<>();
     pending.forEach((target, count) -> {
-      if (count.get() > 0 && !liveNodes.isAlive(NodeUrl.parse("hint target", target))) {
-        drops.add(storage.dropHintsBefore(target, cutoff).map(removed -> {
+      if (count.get() > 0 && !liveNodes.isAlive(target)) {
+        drops.add(executor.submit(() -> store.dropBefore(target, cutoff)).map(removed -> {
           count.addAndGet(-removed);
           dropped.add(removed);
           return null;
@@ -164,7 +172,10 @@ public final class HintedHandoff {
   }
 
   private Future<Void> remove(Hint hint) {
-    return storage.deleteHint(hint.target(), hint.sequence()).onSuccess(ok -> {
+    return executor.<Void>submit(() -> {
+      store.delete(hint.target(), hint.sequence());
+      return null;
+    }).onSuccess(ok -> {
       AtomicLong count = pending.get(hint.target());
       if (count != null) {
         count.decrementAndGet();
@@ -176,17 +187,22 @@ public final class HintedHandoff {
     Set<NodeUrl> targets = new HashSet<>();
     pending.forEach((target, count) -> {
       if (count.get() > 0) {
-        targets.add(NodeUrl.parse("hint target", target));
+        targets.add(target);
       }
     });
     return targets;
   }
 
-  /** Hints waiting per target url. */
-  public Map<String, Long> pendingByTarget() {
-    Map<String, Long> result = new java.util.TreeMap<>();
+  /** Hints waiting per target, ordered by url. */
+  public Map<NodeUrl, Long> pendingByTarget() {
+    Map<NodeUrl, Long> result = new java.util.TreeMap<>(java.util.Comparator.comparing(NodeUrl::toString));
     pending.forEach((target, count) -> result.put(target, count.get()));
     return result;
+  }
+
+  /** Whether any hint waits for delivery. */
+  public boolean anyPending() {
+    return pending.values().stream().anyMatch(count -> count.get() > 0);
   }
 
   public long stored() {

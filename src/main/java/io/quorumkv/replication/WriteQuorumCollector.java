@@ -13,13 +13,13 @@ import java.util.List;
  * {@code ack} successes can no longer happen. Outcomes after that change nothing.
  * Used from one event loop only.
  */
-final class WriteQuorum {
+final class WriteQuorumCollector {
   private final Quorum quorum;
   private final Promise<Void> outcome = Promise.promise();
   private final List<String> failures = new ArrayList<>();
   private int successes;
 
-  WriteQuorum(Quorum quorum) {
+  WriteQuorumCollector(Quorum quorum) {
     this.quorum = quorum;
   }
 

@@ -9,14 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Collects one read's replica answers by SPEC.md's rule (Riak's {@code notfound_ok = false}):
+ * Collects one read's replica answers by the read rule of docs/api.md (Riak's {@code notfound_ok = false}):
  * a replica holding nothing does not count toward {@code ack} while another may still answer
  * with a record. The read succeeds with the freshest record once {@code ack} replicas returned
  * a record, or once every replica has answered or failed with at least {@code ack} answers
  * (the freshest record, or null when none had one). It fails as soon as fewer than {@code ack}
  * replicas can still answer. Used from one event loop only.
  */
-final class ReadQuorum {
+final class ReadQuorumCollector {
   private final Quorum quorum;
   private final Promise<Record> outcome = Promise.promise();
   private final List<String> failures = new ArrayList<>();
@@ -24,7 +24,7 @@ final class ReadQuorum {
   private int withRecord;
   private Record freshest;
 
-  ReadQuorum(Quorum quorum) {
+  ReadQuorumCollector(Quorum quorum) {
     this.quorum = quorum;
   }
 

@@ -1,4 +1,4 @@
-package io.quorumkv.storage;
+package io.quorumkv.bench;
 
 import java.util.concurrent.Callable;
 

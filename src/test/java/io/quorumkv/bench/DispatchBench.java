@@ -1,8 +1,8 @@
 package io.quorumkv.bench;
 
 import io.quorumkv.config.StorageConfig;
-import io.quorumkv.storage.EventBusExecutor;
 import io.quorumkv.storage.Record;
+import io.quorumkv.storage.RocksDatabase;
 import io.quorumkv.storage.RocksStore;
 import io.quorumkv.storage.StorageExecutor;
 import io.quorumkv.storage.StorageVerticle;
@@ -33,7 +33,8 @@ import java.util.function.Function;
  * codec) and directly onto the worker verticles' contexts, with the same storage, worker count
  * and concurrency, and prints the median throughput of each and their ratio.
  *
- * <p>{@code java -cp target/quorumkv.jar io.quorumkv.bench.DispatchBench [opsPerRound] [rounds]}
+ * <p>Kept with the tests, not in the node: {@code mvn -q -DskipTests package test-compile}, then
+ * {@code java -cp target/test-classes:target/quorumkv.jar io.quorumkv.bench.DispatchBench [opsPerRound] [rounds]}
  */
 public final class DispatchBench {
   private static final int KEYS = 100_000;
@@ -49,15 +50,18 @@ public final class DispatchBench {
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path dir = Files.createTempDirectory("quorumkv-dispatch-bench");
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(EVENT_LOOPS));
-    try (RocksStore store = RocksStore.open(dir, StorageConfig.defaults())) {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
       byte[] value = new byte[100];
       for (int i = 0; i < KEYS; i++) {
         store.apply(key(i), Record.live(1, value, Record.NEVER));
       }
       List<Context> workers = StorageVerticle.newContextRegistry();
       EventBusExecutor.registerCodec(vertx);
-      await(vertx.deployVerticle(() -> new StorageVerticle(workers),
-          new DeploymentOptions().setThreadingModel(ThreadingModel.WORKER).setInstances(StorageConfig.DEFAULT_WORKERS)));
+      DeploymentOptions workerOptions = new DeploymentOptions().setThreadingModel(ThreadingModel.WORKER)
+          .setInstances(StorageConfig.DEFAULT_WORKERS);
+      await(vertx.deployVerticle(() -> new StorageVerticle(workers), workerOptions));
+      await(vertx.deployVerticle(EventBusExecutor::consumer, workerOptions));
       Map<String, StorageExecutor> executors = Map.of(
           "event bus (local codec)", new EventBusExecutor(vertx, TIMEOUT_MS),
           "worker context (direct)", new WorkerContextExecutor(vertx, workers));

@@ -1,6 +1,9 @@
-package io.quorumkv.storage;
+package io.quorumkv.bench;
 
+import io.quorumkv.storage.StorageExecutor;
+import io.quorumkv.storage.WorkerContextExecutor;
 import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageCodec;
@@ -8,9 +11,9 @@ import io.vertx.core.eventbus.MessageCodec;
 import java.util.concurrent.Callable;
 
 /**
- * Sends each task over the local event bus to the storage verticles, by reference through a
- * local codec. Kept as the measured alternative to {@link WorkerContextExecutor}; see
- * {@code io.quorumkv.bench.DispatchBench}.
+ * Sends each task over the local event bus to worker verticles ({@link #consumer}), by
+ * reference through a local codec: the measured alternative to the node's
+ * {@link WorkerContextExecutor}, see {@link DispatchBench}.
  */
 public final class EventBusExecutor implements StorageExecutor {
   public static final String ADDRESS = "quorumkv.storage";
@@ -26,6 +29,20 @@ public final class EventBusExecutor implements StorageExecutor {
   /** Registers the by-reference codec; call once per Vert.x instance before deploying storage verticles. */
   public static void registerCodec(Vertx vertx) {
     vertx.eventBus().registerDefaultCodec(StorageTask.class, new LocalTaskCodec());
+  }
+
+  /** A worker verticle that runs the tasks sent to {@link #ADDRESS}; deploy it as a worker. */
+  public static VerticleBase consumer() {
+    return new VerticleBase() {
+      @Override
+      public Future<?> start() {
+        return vertx.eventBus().<StorageTask<?>>localConsumer(ADDRESS, message -> {
+          StorageTask<?> task = message.body();
+          task.run();
+          message.reply(task);
+        }).completion();
+      }
+    };
   }
 
   @Override

@@ -1,0 +1,75 @@
+package io.quorumkv;
+
+import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.replication.ReplicaDirectory;
+import io.quorumkv.storage.StorageService;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * A node's background work, on an event loop of its own: periodic tasks (hint retry, clock lease
+ * renewal, purge sweep, engine statistics) and hint replay to nodes that join. Undeploying it
+ * first tries, for {@code hints.drainOnStopMs}, to deliver pending hints to live replicas, then
+ * cancels its timers and closes the replay's connections.
+ */
+final class MaintenanceVerticle extends VerticleBase {
+  private static final System.Logger LOG = System.getLogger(MaintenanceVerticle.class.getName());
+  private static final long JOIN_REPLAY_RETRY_MS = 500;
+  private static final int JOIN_REPLAY_ATTEMPTS = 60;
+
+  /** A task run every {@code everyMs}; a failure is logged and the next run goes ahead. */
+  record Task(String name, long everyMs, Supplier<Future<?>> run) {
+  }
+
+  private final NodeConfig config;
+  private final StorageService storage;
+  private final HintedHandoff hints;
+  private final LiveNodes liveNodes;
+  private final List<Task> tasks;
+  private volatile boolean stopping;
+
+  MaintenanceVerticle(NodeConfig config, StorageService storage, HintedHandoff hints, LiveNodes liveNodes,
+                      List<Task> tasks) {
+    this.config = config;
+    this.storage = storage;
+    this.hints = hints;
+    this.liveNodes = liveNodes;
+    this.tasks = tasks;
+  }
+
+  @Override
+  public Future<?> start() {
+    // The replay's replica clients are created here, so their connections live on this context.
+    return hints.start(ReplicaDirectory.create(vertx, config, storage)).onSuccess(loaded -> {
+      for (Task task : tasks) {
+        vertx.setPeriodic(task.everyMs(), tick -> task.run().get()
+            .onFailure(e -> LOG.log(System.Logger.Level.WARNING, task.name() + " failed: " + e.getMessage())));
+      }
+      liveNodes.onJoined(joined -> {
+        if (!stopping) {
+          context.runOnContext(v -> hints.replayToJoined(vertx, joined, JOIN_REPLAY_RETRY_MS, JOIN_REPLAY_ATTEMPTS));
+        }
+      });
+    });
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopping = true;
+    if (config.hints().drainOnStopMs() == 0 || !hints.anyPending()) {
+      return Future.succeededFuture();
+    }
+    return hints.replayToLiveTargets()
+        .timeout(config.hints().drainOnStopMs(), TimeUnit.MILLISECONDS)
+        .recover(e -> {
+          LOG.log(System.Logger.Level.WARNING, "stopping with hints not delivered: " + hints.pendingByTarget());
+          return Future.succeededFuture();
+        });
+  }
+}

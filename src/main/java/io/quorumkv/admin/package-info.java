@@ -1,0 +1,7 @@
+/**
+ * Operating a node: {@code AdminApi} serves JFR recording sessions and their flame graphs under
+ * {@code /admin/jfr} (behind the admin token, cluster-wide over the event bus), and
+ * {@code NodeMetrics} keeps the Prometheus registry served at {@code /metrics}, observing storage
+ * and replication through their observer interfaces. Both mount their routes on the HTTP router.
+ */
+package io.quorumkv.admin;

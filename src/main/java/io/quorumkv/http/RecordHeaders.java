@@ -1,0 +1,43 @@
+package io.quorumkv.http;
+
+import io.quorumkv.storage.Record;
+import io.vertx.core.MultiMap;
+
+/**
+ * A record's metadata as headers, for {@code /internal/v0/record}: its version in
+ * {@link ApiHeaders#VERSION} (as on client answers), whether it is a tombstone, and its expiry;
+ * the value travels as the body.
+ */
+public final class RecordHeaders {
+  public static final String TOMBSTONE = "X-QKV-Tombstone";
+  public static final String EXPIRES_AT = "X-QKV-Expires-At";
+
+  private RecordHeaders() {
+  }
+
+  static void write(Record record, MultiMap headers) {
+    headers.set(ApiHeaders.VERSION, Long.toString(record.version()))
+        .set(TOMBSTONE, record.tombstone() ? "1" : "0")
+        .set(EXPIRES_AT, Long.toString(record.expiresAt()));
+  }
+
+  /** The record described by the headers and body; IllegalArgumentException when a header is missing or malformed. */
+  static Record read(MultiMap headers, byte[] value) {
+    long version = parseLong(headers, ApiHeaders.VERSION);
+    boolean tombstone = "1".equals(headers.get(TOMBSTONE));
+    long expiresAt = parseLong(headers, EXPIRES_AT);
+    return tombstone ? Record.tombstone(version) : Record.live(version, value, expiresAt);
+  }
+
+  private static long parseLong(MultiMap headers, String name) {
+    String text = headers.get(name);
+    if (text == null) {
+      throw new IllegalArgumentException("missing header " + name);
+    }
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad header " + name + ": " + text);
+    }
+  }
+}
