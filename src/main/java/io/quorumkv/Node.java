@@ -15,6 +15,7 @@ import io.quorumkv.http.ApiContext;
 import io.quorumkv.http.ApiRouter;
 import io.quorumkv.http.HttpVerticle;
 import io.quorumkv.http.RouteMount;
+import io.quorumkv.replication.InFlightWrites;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.GroupedStorage;
 import io.quorumkv.storage.PurgeSweep;
@@ -54,6 +55,7 @@ import java.util.function.UnaryOperator;
 public final class Node {
   private static final System.Logger LOG = System.getLogger(Node.class.getName());
   private static final long STOP_MARGIN_MS = 5_000;
+  private static final long SETTLE_MARGIN_MS = 1_000;
 
   private final NodeConfig config;
   private final Vertx vertx;
@@ -63,6 +65,8 @@ public final class Node {
   private final StorageService storage;
   private final PurgeSweep sweep;
   private final ReadRepair readRepair = new ReadRepair();
+  private final InFlightWrites inFlightWrites = new InFlightWrites();
+  private Future<?> leaseRenewal;
   private final NodeMetrics metrics;
   private final JfrRecordings recordings;
   private final List<HttpVerticle> httpVerticles = new CopyOnWriteArrayList<>();
@@ -86,6 +90,7 @@ public final class Node {
     this.storage = new StorageService(opened.store(), executor,
         new GroupedStorage(vertx, opened.store(), executor, config.storage().workers()), wallClock, metrics);
     this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
+    clock.renewLeaseWith(this::renewLease);
   }
 
   public static Future<Node> start(NodeConfig config) {
@@ -132,7 +137,7 @@ public final class Node {
                               UnaryOperator<Store> storeLayer, NodeMetrics metrics, Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
     Future<Node> deployed = vertx.executeBlocking(() -> OpenedStorage.open(config, storeLayer))
-        .compose(opened -> startClock(vertx, opened, wallClock)
+        .compose(opened -> startClock(vertx, opened, wallClock, config.maxClockOffsetMs())
             .compose(clock -> {
               Node node = new Node(config, vertx, opened, clock, workers, wallClock, metrics);
               return node.deploy(workers, liveNodes, wallClock)
@@ -178,7 +183,8 @@ public final class Node {
    * Starts the clock above its persisted bound, once the wall clock has passed the bound if it
    * is a crash's lease ahead (a timer, not a sleep), and persists the new lease.
    */
-  private static Future<HybridLogicalClock> startClock(Vertx vertx, OpenedStorage opened, InstantSource wallClock) {
+  private static Future<HybridLogicalClock> startClock(Vertx vertx, OpenedStorage opened, InstantSource wallClock,
+                                                      long maxClockOffsetMs) {
     return vertx.executeBlocking(opened.lease()::persistedBound).compose(floor -> {
       long waitMs = ClockLease.waitBeforeStartMs(floor, wallClock.millis());
       if (waitMs > 0) {
@@ -186,13 +192,20 @@ public final class Node {
       }
       Future<Void> waited = waitMs > 0 ? vertx.timer(waitMs, TimeUnit.MILLISECONDS) : Future.succeededFuture();
       return waited.compose(ignored -> {
-        HybridLogicalClock clock = new HybridLogicalClock(wallClock, floor);
+        HybridLogicalClock clock = HybridLogicalClock.leased(wallClock, floor, maxClockOffsetMs);
         return vertx.executeBlocking(() -> {
-          opened.lease().persist(ClockLease.boundFor(clock));
+          renewLease(opened.lease(), clock);
           return clock;
         });
       });
     });
+  }
+
+  /** Persists a lease ahead of the clock, then lets the clock issue versions up to it. Blocking. */
+  private static void renewLease(ClockLease lease, HybridLogicalClock clock) {
+    long bound = ClockLease.boundFor(clock);
+    lease.persist(bound);
+    clock.leaseUpTo(bound);
   }
 
   private static Path dataDirOf(NodeConfig config) {
@@ -218,8 +231,8 @@ public final class Node {
     }
     List<RouteMount> mounts = List.of(metrics, admin);
     ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
-        readRepair, metrics, mounts, wallClock);
-    metrics.bind(config, storage, hints, readRepair);
+        readRepair, metrics, inFlightWrites, mounts, wallClock);
+    metrics.bind(config, storage, hints, readRepair, clock);
     warnAboutResurrection();
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)
@@ -236,7 +249,7 @@ public final class Node {
           maintenanceDeployment = id;
           return vertx.deployVerticle(() -> {
             HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
-                config.idleTimeoutMs(), v -> ApiRouter.create(v, api));
+                config.idleTimeoutMs(), v -> ApiRouter.create(v, api), this::settleInFlightWrites);
             httpVerticles.add(verticle);
             return verticle;
           }, httpOptions);
@@ -247,15 +260,24 @@ public final class Node {
         });
   }
 
+  /**
+   * After the HTTP server stopped: the replica writes of answered requests still running, and
+   * the hints of those that fail, finish while the storage is up. Each has its replica timeout.
+   */
+  private Future<?> settleInFlightWrites() {
+    return inFlightWrites.settled()
+        .timeout(config.replicaTimeoutMs() + SETTLE_MARGIN_MS, TimeUnit.MILLISECONDS)
+        .recover(e -> {
+          LOG.log(System.Logger.Level.WARNING, "stopping with replica writes still running");
+          return Future.succeededFuture();
+        });
+  }
+
   private List<MaintenanceVerticle.Task> maintenanceTasks() {
     List<MaintenanceVerticle.Task> tasks = new ArrayList<>();
     tasks.add(new MaintenanceVerticle.Task("hint retry", config.hints().retryMs(),
         () -> Future.join(hints.replayToLiveTargets(), hints.dropExpiredHintsOfDownTargets())));
-    tasks.add(new MaintenanceVerticle.Task("clock lease renewal", ClockLease.RENEW_EVERY_MS,
-        () -> executor.submit(() -> {
-          opened.lease().persist(ClockLease.boundFor(clock));
-          return null;
-        })));
+    tasks.add(new MaintenanceVerticle.Task("clock lease renewal", ClockLease.RENEW_EVERY_MS, this::renewLease));
     tasks.add(new MaintenanceVerticle.Task("engine statistics", NodeMetrics.ENGINE_REFRESH_MS, this::refreshEngineStats));
     tasks.add(new MaintenanceVerticle.Task("purge sweep", config.storage().sweepIntervalMs(), () -> sweep.runOnce()
         .onSuccess(purged -> {
@@ -264,6 +286,17 @@ public final class Node {
           }
         })));
     return tasks;
+  }
+
+  /** Renews the clock lease on a storage worker; a renewal already under way is not doubled but shared. */
+  private synchronized Future<?> renewLease() {
+    if (leaseRenewal == null || leaseRenewal.isComplete()) {
+      leaseRenewal = executor.submit(() -> {
+        renewLease(opened.lease(), clock);
+        return null;
+      });
+    }
+    return leaseRenewal;
   }
 
   private Future<?> refreshEngineStats() {
@@ -280,8 +313,8 @@ public final class Node {
 
   /**
    * Stops gracefully: no new connections, in-flight requests finish (up to the shutdown
-   * timeout), pending hints are delivered (up to the drain time), then storage workers stop and
-   * RocksDB is flushed and closed.
+   * timeout) and so do the replica writes they started, pending hints are delivered (up to the
+   * drain time), then storage workers stop and RocksDB is flushed and closed.
    */
   public Future<Void> stop() {
     // Bound to no context: a Future bound to one of this Vert.x's event loops could not
@@ -293,7 +326,8 @@ public final class Node {
 
   /** The longest a graceful stop may take: every stage's own bound, and a margin. */
   public long stopTimeoutMs() {
-    return config.shutdownTimeoutMs() + config.hints().drainOnStopMs() + STOP_MARGIN_MS;
+    return config.shutdownTimeoutMs() + config.replicaTimeoutMs() + SETTLE_MARGIN_MS + config.hints().drainOnStopMs()
+        + STOP_MARGIN_MS;
   }
 
   private Future<Void> release() {
@@ -347,6 +381,11 @@ public final class Node {
 
   public StorageService storage() {
     return storage;
+  }
+
+  /** This node's clock, for tests. */
+  public HybridLogicalClock clock() {
+    return clock;
   }
 
   public PurgeSweep purgeSweep() {

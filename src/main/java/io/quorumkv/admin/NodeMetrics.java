@@ -18,6 +18,7 @@ import io.quorumkv.replication.ReplicaFailure;
 import io.quorumkv.replication.ReplicationObserver;
 import io.quorumkv.storage.StorageObserver;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 import io.vertx.core.VertxOptions;
 import io.vertx.ext.web.Router;
@@ -47,12 +48,16 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Timer> storageTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
+  private final Counter writesSuperseded;
 
   public NodeMetrics() {
     // Heap and non-heap use by memory pool (jvm_memory_used_bytes and friends): gauges only, no listeners to close.
     new JvmMemoryMetrics().bindTo(registry);
     notEnoughReplicas = Counter.builder("quorumkv_not_enough_replicas")
         .description("requests answered 504 because fewer than ack replicas answered").register(registry);
+    writesSuperseded = Counter.builder("quorumkv_writes_superseded")
+        .description("write attempts refused by replicas holding a newer record, written again above it")
+        .register(registry);
   }
 
   /** Vert.x options that report HTTP and pool metrics into this registry. */
@@ -100,13 +105,21 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   }
 
   @Override
+  public void writeSuperseded() {
+    writesSuperseded.increment();
+  }
+
+  @Override
   public void notEnoughReplicas() {
     notEnoughReplicas.increment();
   }
 
   /** Registers the convergence and RocksDB series of a started node. */
-  public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair) {
+  public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair,
+                   HybridLogicalClock clock) {
     MeterRegistry r = registry;
+    FunctionCounter.builder("quorumkv_clock_versions_refused", clock, HybridLogicalClock::refusedAhead)
+        .description("versions refused for being more than maxClockOffsetMs ahead of this node's clock").register(r);
     FunctionCounter.builder("quorumkv_read_repairs", readRepair, ReadRepair::written)
         .description("read repairs a stale replica accepted").register(r);
     FunctionCounter.builder("quorumkv_read_repairs_failed", readRepair, ReadRepair::failed).register(r);

@@ -1,5 +1,6 @@
 package io.quorumkv.config;
 
+import io.quorumkv.versioning.ClockLease;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
@@ -50,6 +51,8 @@ public final class ConfigLoader {
     long shutdownTimeoutMs = root.positiveLong("shutdownTimeoutMs", NodeConfig.DEFAULT_SHUTDOWN_TIMEOUT_MS);
     long idleTimeoutMs = root.nonNegativeLong("idleTimeoutMs", NodeConfig.DEFAULT_IDLE_TIMEOUT_MS);
     long replicaTimeoutMs = root.positiveLong("replicaTimeoutMs", NodeConfig.DEFAULT_REPLICA_TIMEOUT_MS);
+    long maxClockOffsetMs = root.positiveLong("maxClockOffsetMs", NodeConfig.DEFAULT_MAX_CLOCK_OFFSET_MS,
+        ClockLease.MAX_CLOCK_OFFSET_MS);
     String clusterSecret = root.string("clusterSecret", null);
     if (clusterSecret != null && clusterSecret.isEmpty()) {
       throw new ConfigException("'clusterSecret' must not be empty (leave it out for no secret)");
@@ -65,8 +68,8 @@ public final class ConfigLoader {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
-        idleTimeoutMs, replicaTimeoutMs, clusterSecret, adminToken, hints == null ? HintsConfig.defaults() : hints,
-        storage == null ? StorageConfig.defaults() : storage);
+        idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, adminToken,
+        hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage);
   }
 
   private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {

@@ -66,6 +66,14 @@ final class JsonSection {
     return positiveLong(key, fallback);
   }
 
+  long positiveLong(String key, long fallback, long max) {
+    long value = positiveLong(key, fallback);
+    if (value > max) {
+      throw new ConfigException("'" + path(key) + "' must be at most " + max + ", got " + value);
+    }
+    return value;
+  }
+
   int positiveInt(String key, int fallback, int max) {
     long value = positiveLong(key, fallback);
     if (value > max) {

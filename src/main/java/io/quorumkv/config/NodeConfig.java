@@ -15,6 +15,7 @@ import java.util.List;
  * @param shutdownTimeoutMs how long a stop waits for in-flight requests
  * @param idleTimeoutMs     an HTTP connection that neither reads nor writes this long is closed; 0 for never
  * @param replicaTimeoutMs  how long a coordinator waits for one replica's answer
+ * @param maxClockOffsetMs  a version more than this ahead of the node's wall clock is refused, never adopted
  * @param clusterSecret     required on internal (replica) requests when set; null for none
  * @param adminToken        required (as a bearer token) on admin requests when set; null for none
  * @param hints             hinted handoff settings
@@ -22,7 +23,7 @@ import java.util.List;
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
-                         String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage) {
+                         long maxClockOffsetMs, String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
@@ -34,6 +35,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
    */
   public static final long DEFAULT_IDLE_TIMEOUT_MS = 120_000;
   public static final long DEFAULT_REPLICA_TIMEOUT_MS = 1_000;
+  public static final long DEFAULT_MAX_CLOCK_OFFSET_MS = 5_000;
 
   public static int defaultEventLoops() {
     return Runtime.getRuntime().availableProcessors();
@@ -43,8 +45,8 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
   public static NodeConfig defaults() {
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
-        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS, null,
-        null, HintsConfig.defaults(), StorageConfig.defaults());
+        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS,
+        DEFAULT_MAX_CLOCK_OFFSET_MS, null, null, HintsConfig.defaults(), StorageConfig.defaults());
   }
 
   public int clusterSize() {

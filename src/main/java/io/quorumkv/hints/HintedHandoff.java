@@ -4,6 +4,7 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.MissedWrites;
 import io.quorumkv.replication.Replica;
+import io.quorumkv.replication.ReplicaFailure;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageExecutor;
 import io.quorumkv.versioning.HybridLogicalClock;
@@ -166,9 +167,17 @@ public final class HintedHandoff implements MissedWrites {
     if (ageMillis > windowMillis) {
       return remove(hint).onSuccess(ok -> dropped.increment());
     }
-    return replica.write(hint.key(), hint.record())
-        .compose(ok -> remove(hint))
-        .onSuccess(ok -> delivered.increment());
+    return replica.write(hint.key(), hint.record()).transform(written -> {
+      if (written.succeeded()) {
+        return remove(hint).onSuccess(ok -> delivered.increment());
+      }
+      if (ReplicaFailure.kindOf(written.cause()) == ReplicaFailure.Kind.REFUSED) {
+        // The replica will never take it (a version too far ahead of its clock): keeping it would block the rest.
+        LOG.log(System.Logger.Level.WARNING, "hint for " + hint.target() + " refused, dropped: " + written.cause().getMessage());
+        return remove(hint).onSuccess(ok -> dropped.increment());
+      }
+      return Future.failedFuture(written.cause());
+    });
   }
 
   private Future<Void> remove(Hint hint) {

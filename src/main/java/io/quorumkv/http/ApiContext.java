@@ -4,6 +4,7 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.replication.InFlightWrites;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicationObserver;
 import io.quorumkv.storage.StorageService;
@@ -19,5 +20,6 @@ import java.util.List;
  */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, Rendezvous placement,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
-                         ReplicationObserver replicationObserver, List<RouteMount> mounts, InstantSource wallClock) {
+                         ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
+                         List<RouteMount> mounts, InstantSource wallClock) {
 }

@@ -2,7 +2,9 @@ package io.quorumkv.http;
 
 import io.quorumkv.replication.InvalidQuorumException;
 import io.quorumkv.replication.NotEnoughReplicasException;
+import io.quorumkv.replication.WriteSupersededException;
 import io.quorumkv.storage.StorageException;
+import io.quorumkv.versioning.ClockException;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
@@ -60,6 +62,11 @@ public final class ApiErrors {
       send(ctx, 400, failure.getMessage());
     } else if (failure instanceof NotEnoughReplicasException) {
       send(ctx, 504, "not enough replicas: " + failure.getMessage());
+    } else if (failure instanceof WriteSupersededException) {
+      send(ctx, 503, "write not placed above newer versions: " + failure.getMessage());
+    } else if (failure instanceof ClockException) {
+      LOG.log(System.Logger.Level.WARNING, "clock refusal on " + ctx.request().uri() + ": " + failure.getMessage());
+      send(ctx, 503, "clock: " + failure.getMessage());
     } else if (failure instanceof StorageException) {
       LOG.log(System.Logger.Level.WARNING, "storage failure on " + ctx.request().uri() + ": " + failure.getMessage());
       send(ctx, 503, "storage unavailable: " + failure.getMessage());

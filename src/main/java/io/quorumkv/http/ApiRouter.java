@@ -27,7 +27,7 @@ public final class ApiRouter {
     NodeConfig config = api.config();
     Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(),
         ReplicaDirectory.create(vertx, config, api.storage()), config.url(), api.hints(), api.readRepair(),
-        api.replicationObserver());
+        api.replicationObserver(), api.inFlightWrites());
     EntityHandler entity = new EntityHandler(coordinator, config.clusterSize(), api.wallClock());
     RangeHandler range = new RangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());

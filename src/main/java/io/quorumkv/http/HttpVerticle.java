@@ -8,6 +8,7 @@ import io.vertx.ext.web.Router;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One HTTP server on this verticle's event loop. The node deploys one instance per event loop;
@@ -27,20 +28,24 @@ public final class HttpVerticle extends VerticleBase {
   private final long shutdownTimeoutMs;
   private final long idleTimeoutMs;
   private final Function<io.vertx.core.Vertx, Router> routerFactory;
+  private final Supplier<Future<?>> afterShutdown;
   private HttpServer server;
 
   /**
    * @param port              the port to listen on; 0 picks a free one (shared by all instances)
    * @param shutdownTimeoutMs how long {@link #stop()} lets in-flight requests finish
    * @param idleTimeoutMs     a connection idle (no read, no write) this long is closed; 0 for never
+   * @param afterShutdown     what the stop waits for once the server is shut down, while the
+   *                          verticle's replica clients are still open (bound it with a timeout)
    */
   public HttpVerticle(String host, int port, long shutdownTimeoutMs, long idleTimeoutMs,
-                      Function<io.vertx.core.Vertx, Router> routerFactory) {
+                      Function<io.vertx.core.Vertx, Router> routerFactory, Supplier<Future<?>> afterShutdown) {
     this.host = host;
     this.port = port;
     this.shutdownTimeoutMs = shutdownTimeoutMs;
     this.idleTimeoutMs = idleTimeoutMs;
     this.routerFactory = routerFactory;
+    this.afterShutdown = afterShutdown;
   }
 
   @Override
@@ -59,10 +64,13 @@ public final class HttpVerticle extends VerticleBase {
     return server.listen();
   }
 
-  /** Stops accepting connections and lets in-flight requests finish, up to the shutdown timeout. */
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout),
+   * then waits for {@code afterShutdown}.
+   */
   @Override
   public Future<?> stop() {
-    return server.shutdown(shutdownTimeoutMs, TimeUnit.MILLISECONDS);
+    return server.shutdown(shutdownTimeoutMs, TimeUnit.MILLISECONDS).eventually(afterShutdown::get);
   }
 
   public int actualPort() {

@@ -4,8 +4,10 @@ import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.replication.WriteAnswer;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.versioning.ClockException;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -73,16 +75,29 @@ final class InternalHandler {
       if (operation.isRead()) {
         answer = storage.get(operation.key()).map(Answer::of);
       } else {
-        clock.observe(operation.record().version());
-        answer = storage.apply(operation.key(), operation.record()).map(applied -> Answer.storedOne());
+        answer = apply(operation.key(), operation.record())
+            .map(kept -> Answer.of(WriteAnswer.of(operation.record(), kept)));
       }
-      answers.add(answer.recover(failure -> Future.succeededFuture(Answer.failed(String.valueOf(failure.getMessage())))));
+      answers.add(answer.recover(failure -> Future.succeededFuture(failure instanceof ClockException
+          ? Answer.refused(failure.getMessage())
+          : Answer.failed(String.valueOf(failure.getMessage())))));
     }
     Future.all(answers).onComplete(all -> ctx.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
         .end(RecordBatchCodec.encodeAnswers(answers.stream().map(Future::result).toList())));
   }
 
+  /** Applies a record a coordinator sent, unless its version is too far ahead of this node's clock. */
+  private Future<Record> apply(byte[] key, Record record) {
+    try {
+      clock.observe(record.version());
+    } catch (ClockException e) {
+      return Future.failedFuture(e);
+    }
+    return storage.apply(key, record);
+  }
+
+  /** PUT of one record; 409 when its version is too far ahead of this node's clock. */
   void write(RoutingContext ctx) {
     byte[] key = QueryParams.of(ctx).requiredKey("id");
     Record record;
@@ -91,9 +106,10 @@ final class InternalHandler {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     }
-    clock.observe(record.version());
-    storage.apply(key, record).onComplete(applied -> {
-      if (applied.failed()) {
+    apply(key, record).onComplete(applied -> {
+      if (applied.failed() && applied.cause() instanceof ClockException) {
+        ApiErrors.send(ctx, 409, "refused: " + applied.cause().getMessage());
+      } else if (applied.failed()) {
         ApiErrors.fail(ctx, applied.cause());
       } else {
         ctx.response().setStatusCode(201).end();

@@ -4,22 +4,27 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.Record;
+import io.quorumkv.versioning.ClockException;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * Runs a client request against the key's replicas: the first {@code from} nodes of its
  * rendezvous order, called in parallel (this node directly, the others over HTTP). Writes are
- * versioned from this node's clock and answered at the {@code ack}-th success; a replica that
+ * versioned from this node's clock and answered once {@code ack} replicas stored them as their
+ * freshest record (replicas holding a newer one make the write go again above it); a replica that
  * misses one gets a hint. Reads answer by {@link ReadQuorumCollector}'s rule, then {@link ReadRepair}
  * fixes stale replicas. A replica that membership sees down fails at once.
  */
 public final class Coordinator {
   private static final ReplicaFailure DOWN = new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down");
+  /** Enough for writers contending on one key to take turns; each attempt has its replica timeout. */
+  static final int MAX_WRITE_ATTEMPTS = 16;
 
   private final HybridLogicalClock clock;
   private final Rendezvous placement;
@@ -29,10 +34,12 @@ public final class Coordinator {
   private final MissedWrites missedWrites;
   private final ReadRepair readRepair;
   private final ReplicationObserver observer;
+  private final InFlightWrites inFlight;
 
   /** @param replicas every node of the topology as a replica, {@code self} as a local one */
   public Coordinator(HybridLogicalClock clock, Rendezvous placement, LiveNodes liveNodes, Map<NodeUrl, Replica> replicas,
-                     NodeUrl self, MissedWrites missedWrites, ReadRepair readRepair, ReplicationObserver observer) {
+                     NodeUrl self, MissedWrites missedWrites, ReadRepair readRepair, ReplicationObserver observer,
+                     InFlightWrites inFlight) {
     this.clock = clock;
     this.placement = placement;
     this.liveNodes = liveNodes;
@@ -41,47 +48,80 @@ public final class Coordinator {
     this.missedWrites = missedWrites;
     this.readRepair = readRepair;
     this.observer = observer;
+    this.inFlight = inFlight;
   }
 
-  /** The freshest record the quorum saw, which may be a tombstone or expired; null if none had one. */
+  /**
+   * The freshest record the quorum saw, which may be a tombstone or expired; null if none had one.
+   * A replica's record whose version is too far ahead of this node's clock counts as a failed
+   * answer: it is neither returned nor repaired onto others, and the clock does not adopt it.
+   */
   public Future<Record> read(byte[] key, Quorum quorum) {
     ReadQuorumCollector collector = new ReadQuorumCollector(quorum);
     Map<NodeUrl, Future<Record>> answers = new LinkedHashMap<>();
     for (NodeUrl node : placement.replicasFor(key, quorum.from())) {
-      Future<Record> answer = call(node, replica -> replica.read(key));
+      Future<Record> answer = call(node, replica -> replica.read(key)).compose(this::observed);
       answers.put(node, answer);
       collector.track(node, answer);
     }
     if (answers.size() > 1) {
       readRepair.afterAllAnswers(key, answers, replicas);
     }
-    return collector.outcome().andThen(done -> {
-      if (done.succeeded() && done.result() != null) {
-        clock.observe(done.result().version());
-      }
-    }).andThen(this::countQuorumFailure);
+    return collector.outcome().andThen(this::countQuorumFailure);
   }
 
-  /** Writes the value; completes with its version once {@code ack} replicas stored it. */
+  /** Moves the clock past the record's version, or fails when it is too far ahead to adopt. */
+  private Future<Record> observed(Record record) {
+    if (record == null) {
+      return Future.succeededFuture();
+    }
+    try {
+      clock.observe(record.version());
+      return Future.succeededFuture(record);
+    } catch (ClockException e) {
+      return Future.failedFuture(new ReplicaFailure(ReplicaFailure.Kind.FAILED, "refused: " + e.getMessage()));
+    }
+  }
+
+  /** Writes the value; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> put(byte[] key, byte[] value, long expiresAt, Quorum quorum) {
-    return write(key, Record.live(clock.next(), value, expiresAt), quorum);
+    return write(key, version -> Record.live(version, value, expiresAt), quorum, 1).andThen(this::countQuorumFailure);
   }
 
-  /** Writes a tombstone; completes with its version once {@code ack} replicas stored it. */
+  /** Writes a tombstone; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> delete(byte[] key, Quorum quorum) {
-    return write(key, Record.tombstone(clock.next()), quorum);
+    return write(key, Record::tombstone, quorum, 1).andThen(this::countQuorumFailure);
   }
 
-  private Future<Long> write(byte[] key, Record record, Quorum quorum) {
+  /**
+   * One attempt of a write at a fresh version. When replicas refuse it for holding a newer
+   * record (a coordinator with a clock behind theirs), the clock moves past that record and the
+   * write goes again above it, up to {@link #MAX_WRITE_ATTEMPTS} times: a write is acknowledged
+   * only as the freshest version of {@code ack} replicas.
+   */
+  private Future<Long> write(byte[] key, LongFunction<Record> recordAt, Quorum quorum, int attempt) {
+    return clock.issue().compose(version -> writeAt(key, recordAt, recordAt.apply(version), quorum, attempt));
+  }
+
+  private Future<Long> writeAt(byte[] key, LongFunction<Record> recordAt, Record record, Quorum quorum, int attempt) {
     WriteQuorumCollector collector = new WriteQuorumCollector(quorum);
     for (NodeUrl node : placement.replicasFor(key, quorum.from())) {
-      Future<Void> written = call(node, replica -> replica.write(key, record));
+      Future<WriteAnswer> written = call(node, replica -> replica.write(key, record));
       if (!node.equals(self)) {
-        written.onFailure(missed -> missedWrites.missed(node, key, record));
+        inFlight.track(written.recover(missed -> ReplicaFailure.kindOf(missed) == ReplicaFailure.Kind.REFUSED
+            ? Future.succeededFuture()
+            : missedWrites.missed(node, key, record).map((WriteAnswer) null)));
       }
       collector.track(node, written);
     }
-    return collector.outcome().andThen(this::countQuorumFailure).map(record.version());
+    return collector.outcome().map(record.version()).recover(failure -> {
+      if (failure instanceof WriteSupersededException superseded && attempt < MAX_WRITE_ATTEMPTS) {
+        observer.writeSuperseded();
+        clock.observe(superseded.keptVersion());
+        return write(key, recordAt, quorum, attempt + 1);
+      }
+      return Future.failedFuture(failure);
+    });
   }
 
   private <T> Future<T> call(NodeUrl node, Function<Replica, Future<T>> operation) {

@@ -18,7 +18,7 @@ public final class LocalReplica implements Replica {
   }
 
   @Override
-  public Future<Void> write(byte[] key, Record record) {
-    return storage.apply(key, record).mapEmpty();
+  public Future<WriteAnswer> write(byte[] key, Record record) {
+    return storage.apply(key, record).map(kept -> WriteAnswer.of(record, kept));
   }
 }

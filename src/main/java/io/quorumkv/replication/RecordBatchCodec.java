@@ -12,7 +12,8 @@ import java.util.List;
  * writes, its answer one entry per operation in the same order. Integers are big-endian.
  * <pre>
  * operation: kind (1 read, 2 write) | key length (int) | key | for a write: record
- * answer:    kind (1 absent, 2 record, 3 stored, 4 failed) | for a record: record | for a failure: message length (int) | UTF-8 message
+ * answer:    kind (1 absent, 2 record, 3 stored, 4 failed, 5 superseded, 6 refused) | for a record: record
+ *            | for a failure or refusal: message length (int) | UTF-8 message | for superseded: the kept version (long)
  * record:    version (long) | tombstone (byte 0/1) | expires at (long) | value length (int) | value
  * </pre>
  */
@@ -23,6 +24,8 @@ public final class RecordBatchCodec {
   private static final byte RECORD = 2;
   private static final byte STORED = 3;
   private static final byte FAILED = 4;
+  private static final byte SUPERSEDED = 5;
+  private static final byte REFUSED = 6;
   private static final int RECORD_HEADER_BYTES = 8 + 1 + 8 + 4;
 
   private RecordBatchCodec() {
@@ -40,18 +43,26 @@ public final class RecordBatchCodec {
     }
   }
 
-  /** One operation's answer: a record (null when the replica holds none) or stored, or a failure message. */
-  public record Answer(Record record, boolean stored, String failure) {
+  /**
+   * One operation's answer: to a read, a record (null when the replica holds none); to a write,
+   * whether it was stored; or a failure message, {@code refused} when the replica will never take
+   * the operation (a version too far ahead of its clock), so that retrying it is pointless.
+   */
+  public record Answer(Record record, WriteAnswer write, String failure, boolean refused) {
     public static Answer of(Record record) {
-      return new Answer(record, false, null);
+      return new Answer(record, null, null, false);
     }
 
-    public static Answer storedOne() {
-      return new Answer(null, true, null);
+    public static Answer of(WriteAnswer write) {
+      return new Answer(null, write, null, false);
     }
 
     public static Answer failed(String message) {
-      return new Answer(null, false, message);
+      return new Answer(null, null, message, false);
+    }
+
+    public static Answer refused(String message) {
+      return new Answer(null, null, message, true);
     }
   }
 
@@ -89,9 +100,13 @@ public final class RecordBatchCodec {
     for (Answer answer : answers) {
       if (answer.failure() != null) {
         byte[] message = answer.failure().getBytes(StandardCharsets.UTF_8);
-        out.appendByte(FAILED).appendInt(message.length).appendBytes(message);
-      } else if (answer.stored()) {
-        out.appendByte(STORED);
+        out.appendByte(answer.refused() ? REFUSED : FAILED).appendInt(message.length).appendBytes(message);
+      } else if (answer.write() != null) {
+        if (answer.write().stored()) {
+          out.appendByte(STORED);
+        } else {
+          out.appendByte(SUPERSEDED).appendLong(answer.write().keptVersion());
+        }
       } else if (answer.record() == null) {
         out.appendByte(ABSENT);
       } else {
@@ -108,10 +123,12 @@ public final class RecordBatchCodec {
     while (reader.hasMore()) {
       byte kind = reader.readByte();
       answers.add(switch (kind) {
-        case ABSENT -> Answer.of(null);
+        case ABSENT -> Answer.of((Record) null);
         case RECORD -> Answer.of(reader.readRecord());
-        case STORED -> Answer.storedOne();
+        case STORED -> Answer.of(WriteAnswer.STORED);
+        case SUPERSEDED -> Answer.of(WriteAnswer.superseded(reader.readLong()));
         case FAILED -> Answer.failed(new String(reader.readBytes(), StandardCharsets.UTF_8));
+        case REFUSED -> Answer.refused(new String(reader.readBytes(), StandardCharsets.UTF_8));
         default -> throw new IllegalArgumentException("unknown answer kind " + kind);
       });
     }

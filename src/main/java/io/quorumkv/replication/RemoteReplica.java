@@ -56,8 +56,10 @@ public final class RemoteReplica implements Replica {
   }
 
   @Override
-  public Future<Void> write(byte[] key, Record record) {
-    return ask(new Operation(key, record)).mapEmpty();
+  public Future<WriteAnswer> write(byte[] key, Record record) {
+    return ask(new Operation(key, record)).compose(answer -> answer.write() == null
+        ? Future.failedFuture(new ReplicaFailure(ReplicaFailure.Kind.FAILED, "answered a write with a read"))
+        : Future.succeededFuture(answer.write()));
   }
 
   private Future<Answer> ask(Operation operation) {
@@ -142,6 +144,8 @@ public final class RemoteReplica implements Replica {
       PromiseInternal<Answer> promise = batch.get(i).answer();
       if (failure != null) {
         promise.tryFail(failure);
+      } else if (answers.get(i).refused()) {
+        promise.tryFail(new ReplicaFailure(ReplicaFailure.Kind.REFUSED, "refused: " + answers.get(i).failure()));
       } else if (answers.get(i).failure() != null) {
         promise.tryFail(new ReplicaFailure(ReplicaFailure.Kind.FAILED, "failed: " + answers.get(i).failure()));
       } else {

@@ -9,6 +9,6 @@ public interface Replica {
   /** The replica's record for the key, tombstones and expired records included; null if it has none. */
   Future<Record> read(byte[] key);
 
-  /** Stores the record unless the replica holds a newer one. */
-  Future<Void> write(byte[] key, Record record);
+  /** Stores the record unless the replica holds one that supersedes it, and says which happened. */
+  Future<WriteAnswer> write(byte[] key, Record record);
 }

@@ -8,7 +8,10 @@ public final class ReplicaFailure extends RuntimeException {
     DOWN,
     /** No answer within the replica timeout (waiting for a connection included). */
     TIMEOUT,
-    /** The node answered, but not with a usable answer (a non-200 status). */
+    /**
+     * The node answered that it will not take the operation (a non-200 status, or a version too far
+     * ahead of its clock): sending it again, as a hint, is pointless.
+     */
     REFUSED,
     /** The call or the replica's storage failed otherwise. */
     FAILED

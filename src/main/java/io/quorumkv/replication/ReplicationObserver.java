@@ -8,6 +8,9 @@ public interface ReplicationObserver {
   /** One replica call failed. */
   void replicaCallFailed(ReplicaFailure.Kind kind);
 
+  /** A write attempt was refused by replicas holding a newer record, and goes again above it. */
+  void writeSuperseded();
+
   /** A request got 504. */
   void notEnoughReplicas();
 }

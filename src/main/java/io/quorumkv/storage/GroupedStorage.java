@@ -48,7 +48,7 @@ public final class GroupedStorage {
     return enqueue(new Pending<>(key, null, callerPromise()));
   }
 
-  public Future<Boolean> apply(byte[] key, Record record) {
+  public Future<Record> apply(byte[] key, Record record) {
     return enqueue(new Pending<>(key, record, callerPromise()));
   }
 
@@ -95,7 +95,7 @@ public final class GroupedStorage {
     /** Runs on a storage worker. */
     private void drain() {
       List<Pending<Record>> gets = new ArrayList<>();
-      List<Pending<Boolean>> applies = new ArrayList<>();
+      List<Pending<Record>> applies = new ArrayList<>();
       Pending<?> request;
       while (gets.size() + applies.size() < MAX_GROUP && (request = queue.poll()) != null) {
         sort(request, gets, applies);
@@ -116,11 +116,11 @@ public final class GroupedStorage {
     }
 
     @SuppressWarnings("unchecked")
-    private static void sort(Pending<?> request, List<Pending<Record>> gets, List<Pending<Boolean>> applies) {
+    private static void sort(Pending<?> request, List<Pending<Record>> gets, List<Pending<Record>> applies) {
       if (request.record() == null) {
         gets.add((Pending<Record>) request);
       } else {
-        applies.add((Pending<Boolean>) request);
+        applies.add((Pending<Record>) request);
       }
     }
 

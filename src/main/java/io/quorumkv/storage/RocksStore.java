@@ -52,7 +52,7 @@ public final class RocksStore implements Store {
   }
 
   @Override
-  public boolean apply(byte[] key, Record record) {
+  public Record apply(byte[] key, Record record) {
     return applyAll(List.of(key), List.of(record)).get(0);
   }
 
@@ -73,7 +73,7 @@ public final class RocksStore implements Store {
    * the winners. The keys' stripes are locked in ascending order, so two batches cannot deadlock.
    */
   @Override
-  public List<Boolean> applyAll(List<byte[]> keys, List<Record> incoming) {
+  public List<Record> applyAll(List<byte[]> keys, List<Record> incoming) {
     int[] stripeIndexes = keys.stream().mapToInt(RocksStore::stripeIndexOf).sorted().distinct().toArray();
     return call("write", db -> {
       for (int index : stripeIndexes) {
@@ -82,7 +82,7 @@ public final class RocksStore implements Store {
       try (WriteBatch batch = new WriteBatch()) {
         List<byte[]> stored = db.multiGetAsList(Collections.nCopies(keys.size(), records), keys);
         Map<ByteBuffer, Record> latest = new HashMap<>();
-        List<Boolean> applied = new ArrayList<>(keys.size());
+        List<Record> kept = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
           ByteBuffer key = ByteBuffer.wrap(keys.get(i));
           Record current = latest.containsKey(key) ? latest.get(key)
@@ -93,12 +93,12 @@ public final class RocksStore implements Store {
             latest.put(key, record);
             batch.put(records, keys.get(i), RecordCodec.encode(record));
           }
-          applied.add(wins);
+          kept.add(wins ? record : current);
         }
         if (batch.count() > 0) {
           db.write(database.writeOptions(), batch);
         }
-        return applied;
+        return kept;
       } finally {
         for (int index : stripeIndexes) {
           stripes[index].unlock();

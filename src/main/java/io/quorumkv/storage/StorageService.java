@@ -31,7 +31,8 @@ public final class StorageService {
     return observer.timeStorage("get", grouped.get(key));
   }
 
-  public Future<Boolean> apply(byte[] key, Record record) {
+  /** Completes with the record the key holds afterwards: {@code record} if it was stored, else the one that won. */
+  public Future<Record> apply(byte[] key, Record record) {
     return observer.timeStorage("apply", grouped.apply(key, record));
   }
 

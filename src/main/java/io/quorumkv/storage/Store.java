@@ -13,8 +13,11 @@ public interface Store extends AutoCloseable {
   /** The stored record for the key, tombstones and expired ones included; null if there is none. */
   Record get(byte[] key);
 
-  /** Stores the record unless the one already stored supersedes it; true if it was stored. */
-  boolean apply(byte[] key, Record record);
+  /**
+   * Stores the record unless the one already stored supersedes it. Returns the record the key
+   * holds afterwards: {@code record} itself if it was stored, else the stored one that won.
+   */
+  Record apply(byte[] key, Record record);
 
   /** {@link #get} of each key, in order; a store may read them in one call. */
   default List<Record> getAll(List<byte[]> keys) {
@@ -25,12 +28,12 @@ public interface Store extends AutoCloseable {
    * {@link #apply} of each record to its key, in order, as if one after the other; a store may
    * write them as one atomic, write-ahead-logged batch.
    */
-  default List<Boolean> applyAll(List<byte[]> keys, List<Record> records) {
-    List<Boolean> stored = new ArrayList<>(keys.size());
+  default List<Record> applyAll(List<byte[]> keys, List<Record> records) {
+    List<Record> kept = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
-      stored.add(apply(keys.get(i), records.get(i)));
+      kept.add(apply(keys.get(i), records.get(i)));
     }
-    return stored;
+    return kept;
   }
 
   /** A cursor over {@code start <= key < end}; {@code end} null for no upper bound. */

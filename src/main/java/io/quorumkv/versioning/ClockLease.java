@@ -15,6 +15,8 @@ import io.quorumkv.storage.MetaStore;
 public final class ClockLease {
   public static final long LEASE_MS = 10_000;
   public static final long RENEW_EVERY_MS = 2_000;
+  /** The largest maximum clock offset the lease covers. */
+  public static final long MAX_CLOCK_OFFSET_MS = LEASE_MS - RENEW_EVERY_MS;
   static final String BOUND_KEY = "hlc.bound";
 
   private final MetaStore meta;
@@ -35,7 +37,7 @@ public final class ClockLease {
   /** The bound to persist now for this clock. */
   public static long boundFor(HybridLogicalClock clock) {
     long millis = Math.max(clock.wallMillis(), HybridLogicalClock.millisOf(clock.current()));
-    return HybridLogicalClock.versionAt(millis + LEASE_MS);
+    return HybridLogicalClock.versionAt(millis > Long.MAX_VALUE - LEASE_MS ? Long.MAX_VALUE : millis + LEASE_MS);
   }
 
   /**

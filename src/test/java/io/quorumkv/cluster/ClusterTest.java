@@ -207,6 +207,26 @@ class ClusterTest {
     assertEquals("original", withSecret.body());
   }
 
+  /** Once wrapped the clock and made the key unwritable: now refused, counted, and the key stays writable. */
+  @Test
+  void anInternalWriteOfTheMaximalVersionIsRefusedAndTheKeyStaysWritable() throws Exception {
+    cluster.http(0).putEntity("maximal", "original");
+    byte[] maximal = RecordBatchCodec.encodeOperations(List.of(new RecordBatchCodec.Operation(
+        "maximal".getBytes(StandardCharsets.UTF_8), Record.live(Long.MAX_VALUE, "forged".getBytes(StandardCharsets.UTF_8), 0))))
+        .getBytes();
+    HttpResponse<byte[]> answer = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(cluster.url(1) + InternalProtocol.BATCH_PATH))
+            .header(InternalProtocol.SECRET, SECRET).POST(HttpRequest.BodyPublishers.ofByteArray(maximal)).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(200, answer.statusCode());
+    RecordBatchCodec.Answer refused = RecordBatchCodec.decodeAnswers(io.vertx.core.buffer.Buffer.buffer(answer.body())).get(0);
+    assertTrue(refused.refused(), "refused, not stored: " + refused);
+    assertTrue(refused.failure().contains("ahead of this node's clock"), refused.failure());
+    assertTrue(cluster.node(1).clock().current() < Long.MAX_VALUE / 2, "the clock did not adopt it");
+    cluster.http(1).putEntity("maximal", "later");
+    assertEquals("later", text(cluster.http(2).get("/v0/entity?id=maximal&ack=3")));
+  }
+
   @Test
   void eachNodeRangesOverItsOwnCopiesOnly() {
     Rendezvous placement = new Rendezvous(cluster.config(0).cluster());

@@ -145,6 +145,25 @@ class ConvergenceTest {
     Await.until("node 2 receives the hint kept across the restart", CONVERGE, () -> "kept".equals(localValue(2, key)));
   }
 
+  /**
+   * A graceful stop lets the replica writes of answered requests finish: the write node 2 is
+   * holding when node 0 stops times out there, and its hint is stored before node 0's storage
+   * closes, so node 2 gets the write once node 0 is back.
+   */
+  @Test
+  void aReplicaWriteStillRunningAtAGracefulStopLeavesAHint() {
+    String key = nextKey();
+    cluster.gate(2).closeGate();
+    assertEquals(201, cluster.http(0).put(entity(key, "&ack=2&from=3"), "in flight").statusCode());
+    Await.until("node 2 holds the write at its gate", CONVERGE, () -> cluster.gate(2).heldWrites() == 1);
+    stop(0);
+    cluster.gate(2).openGate();
+    Await.until("node 2 stores the write it held", CONVERGE, () -> "in flight".equals(localValue(2, key)));
+    start(0);
+    Await.until("node 0, back, delivers the hint it stored while stopping", CONVERGE,
+        () -> cluster.node(0).hints().delivered() >= 1 && pendingHints(0, 2) == 0);
+  }
+
   private static long pendingHints(int holder, int target) {
     return cluster.node(holder).hints().pendingByTarget().getOrDefault(cluster.url(target), 0L);
   }

@@ -24,17 +24,17 @@ class QuorumCollectorTest {
   @Test
   void writeSucceedsAtTheAckthSuccessWithoutWaitingForTheRest() {
     WriteQuorumCollector quorum = new WriteQuorumCollector(new Quorum(2, 3));
-    List<Promise<Void>> calls = track(quorum);
-    calls.get(0).complete();
+    List<Promise<WriteAnswer>> calls = track(quorum);
+    calls.get(0).complete(WriteAnswer.STORED);
     assertFalse(quorum.outcome().isComplete());
-    calls.get(2).complete();
+    calls.get(2).complete(WriteAnswer.STORED);
     assertTrue(quorum.outcome().succeeded());
   }
 
   @Test
   void writeFailsAsSoonAsAckIsOutOfReach() {
     WriteQuorumCollector quorum = new WriteQuorumCollector(new Quorum(2, 3));
-    List<Promise<Void>> calls = track(quorum);
+    List<Promise<WriteAnswer>> calls = track(quorum);
     calls.get(0).fail(new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down"));
     assertFalse(quorum.outcome().isComplete());
     calls.get(1).fail(new ReplicaFailure(ReplicaFailure.Kind.TIMEOUT, "timeout"));
@@ -42,7 +42,7 @@ class QuorumCollectorTest {
     NotEnoughReplicasException e = (NotEnoughReplicasException) quorum.outcome().cause();
     assertEquals(2, e.required());
     assertTrue(e.getMessage().contains("a:1: down") && e.getMessage().contains("b:1: timeout"), e.getMessage());
-    calls.get(2).complete();
+    calls.get(2).complete(WriteAnswer.STORED);
     assertTrue(quorum.outcome().failed(), "a late success changes nothing");
   }
 
@@ -98,7 +98,38 @@ class QuorumCollectorTest {
     assertTrue(quorum.outcome().result().tombstone());
   }
 
-  private static List<Promise<Void>> track(WriteQuorumCollector quorum) {
+  @Test
+  void aWriteRefusedByReplicasHoldingANewerRecordFailsAsSupersededWithTheirHighestVersion() {
+    WriteQuorumCollector quorum = new WriteQuorumCollector(new Quorum(2, 3));
+    List<Promise<WriteAnswer>> calls = track(quorum);
+    calls.get(0).complete(WriteAnswer.STORED);
+    calls.get(1).complete(WriteAnswer.superseded(40));
+    assertFalse(quorum.outcome().isComplete(), "the third replica may still store it");
+    calls.get(2).complete(WriteAnswer.superseded(41));
+    WriteSupersededException e = (WriteSupersededException) quorum.outcome().cause();
+    assertEquals(41, e.keptVersion());
+  }
+
+  @Test
+  void aWriteStoredByAckReplicasSucceedsEvenIfAnotherHoldsANewerRecord() {
+    WriteQuorumCollector quorum = new WriteQuorumCollector(new Quorum(2, 3));
+    List<Promise<WriteAnswer>> calls = track(quorum);
+    calls.get(0).complete(WriteAnswer.superseded(40));
+    calls.get(1).complete(WriteAnswer.STORED);
+    calls.get(2).complete(WriteAnswer.STORED);
+    assertTrue(quorum.outcome().succeeded());
+  }
+
+  @Test
+  void aWriteThatFailsOnOneReplicaAndIsSupersededOnAnotherIsSuperseded() {
+    WriteQuorumCollector quorum = new WriteQuorumCollector(new Quorum(2, 3));
+    List<Promise<WriteAnswer>> calls = track(quorum);
+    calls.get(0).fail(new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down"));
+    calls.get(1).complete(WriteAnswer.superseded(7));
+    assertTrue(quorum.outcome().cause() instanceof WriteSupersededException, String.valueOf(quorum.outcome().cause()));
+  }
+
+  private static List<Promise<WriteAnswer>> track(WriteQuorumCollector quorum) {
     return replicaCalls(quorum::track);
   }
 

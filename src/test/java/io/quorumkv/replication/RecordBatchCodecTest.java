@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,13 +40,17 @@ class RecordBatchCodecTest {
   @Test
   void answersRoundTripInOrder() {
     List<Answer> answers = RecordBatchCodec.decodeAnswers(RecordBatchCodec.encodeAnswers(List.of(
-        Answer.of(null), Answer.of(Record.live(3, bytes("v"), 0)), Answer.storedOne(), Answer.failed("disk full"))));
+        Answer.of((Record) null), Answer.of(Record.live(3, bytes("v"), 0)), Answer.of(WriteAnswer.STORED),
+        Answer.failed("disk full"), Answer.of(WriteAnswer.superseded(99)))));
 
-    assertEquals(4, answers.size());
+    assertEquals(5, answers.size());
     assertNull(answers.get(0).record());
+    assertNull(answers.get(0).write());
     assertEquals(3, answers.get(1).record().version());
-    assertTrue(answers.get(2).stored());
+    assertTrue(answers.get(2).write().stored());
     assertEquals("disk full", answers.get(3).failure());
+    assertFalse(answers.get(4).write().stored());
+    assertEquals(99, answers.get(4).write().keptVersion());
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The grouped calls of {@link RocksStore}: the same answers as one call after the other. */
 class GroupCommitTest {
@@ -24,11 +25,15 @@ class GroupCommitTest {
     try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
       RocksStore store = new RocksStore(database);
       store.apply(bytes("a"), live(5, "stored"));
-      List<Boolean> applied = store.applyAll(
-          List.of(bytes("a"), bytes("b"), bytes("b"), bytes("a"), bytes("b")),
-          List.of(live(4, "older than stored"), live(7, "b7"), live(9, "b9"), live(6, "a6"), live(8, "b8")));
+      List<Record> incoming = List.of(live(4, "older than stored"), live(7, "b7"), live(9, "b9"), live(6, "a6"),
+          live(8, "b8"));
+      List<Record> kept = store.applyAll(List.of(bytes("a"), bytes("b"), bytes("b"), bytes("a"), bytes("b")), incoming);
 
-      assertEquals(List.of(false, true, true, true, false), applied);
+      List<Long> keptVersions = kept.stream().map(Record::version).toList();
+      assertEquals(List.of(5L, 7L, 9L, 6L, 9L), keptVersions, "each write answers with the record its key keeps");
+      for (int stored : new int[] {1, 2, 3}) {
+        assertSame(incoming.get(stored), kept.get(stored), "write " + stored + " was stored");
+      }
       assertArrayEquals(bytes("a6"), store.get(bytes("a")).value());
       assertArrayEquals(bytes("b9"), store.get(bytes("b")).value());
     }

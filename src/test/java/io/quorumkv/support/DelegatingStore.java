@@ -25,7 +25,7 @@ public class DelegatingStore implements Store {
   }
 
   @Override
-  public boolean apply(byte[] key, Record record) {
+  public Record apply(byte[] key, Record record) {
     return delegate.apply(key, record);
   }
 
@@ -35,7 +35,7 @@ public class DelegatingStore implements Store {
   }
 
   @Override
-  public List<Boolean> applyAll(List<byte[]> keys, List<Record> records) {
+  public List<Record> applyAll(List<byte[]> keys, List<Record> records) {
     return delegate.applyAll(keys, records);
   }
 

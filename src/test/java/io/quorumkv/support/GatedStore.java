@@ -47,13 +47,13 @@ public final class GatedStore extends DelegatingStore {
   }
 
   @Override
-  public boolean apply(byte[] key, Record record) {
+  public Record apply(byte[] key, Record record) {
     passGate(1);
     return super.apply(key, record);
   }
 
   @Override
-  public List<Boolean> applyAll(List<byte[]> keys, List<Record> records) {
+  public List<Record> applyAll(List<byte[]> keys, List<Record> records) {
     passGate(keys.size());
     return super.applyAll(keys, records);
   }

@@ -38,11 +38,14 @@ public final class TestCluster implements AutoCloseable {
   private final List<NodeConfig> configs;
   private final Node[] nodes;
   private final GatedStore[] gates;
+  private final SkewedClock[] clocks;
 
   private TestCluster(List<NodeConfig> configs) {
     this.configs = configs;
     this.nodes = new Node[configs.size()];
     this.gates = new GatedStore[configs.size()];
+    this.clocks = new SkewedClock[configs.size()];
+    java.util.Arrays.setAll(clocks, i -> new SkewedClock());
   }
 
   /** Starts {@code size} nodes; {@code extra} conf keys go to every node. */
@@ -137,12 +140,17 @@ public final class TestCluster implements AutoCloseable {
     return gates[node];
   }
 
+  /** Node {@code i}'s wall clock: the system clock, until the test skews it. */
+  public SkewedClock clock(int node) {
+    return clocks[node];
+  }
+
   public Node node(int node) {
     return nodes[node];
   }
 
   private Future<Node> startNode(int node) {
-    return Node.start(configs.get(node), java.time.InstantSource.system(), store -> {
+    return Node.start(configs.get(node), clocks[node], store -> {
       gates[node] = new GatedStore(store);
       return gates[node];
     });
