@@ -66,7 +66,6 @@ public final class Node {
   private final PurgeSweep sweep;
   private final ReadRepair readRepair = new ReadRepair();
   private final InFlightWrites inFlightWrites = new InFlightWrites();
-  private Future<?> leaseRenewal;
   private final NodeMetrics metrics;
   private final JfrRecordings recordings;
   private final List<HttpVerticle> httpVerticles = new CopyOnWriteArrayList<>();
@@ -77,6 +76,8 @@ public final class Node {
   private String storageDeployment;
   private String maintenanceDeployment;
   private String httpDeployment;
+  /** The clock lease renewal under way or last done; guarded by this. */
+  private Future<?> leaseRenewal;
 
   private Node(NodeConfig config, Vertx vertx, OpenedStorage opened, HybridLogicalClock clock, List<Context> workers,
                InstantSource wallClock, NodeMetrics metrics) {
