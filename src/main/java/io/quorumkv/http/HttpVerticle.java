@@ -59,6 +59,7 @@ public final class HttpVerticle extends VerticleBase {
         .setIdleTimeout((int) Math.min(idleTimeoutMs, Integer.MAX_VALUE))
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
     server = vertx.createHttpServer(options)
+        .connectionHandler(InvalidRequests::checkVersions)
         .invalidRequestHandler(InvalidRequests::answer)
         .requestHandler(routerFactory.apply(vertx));
     return server.listen();

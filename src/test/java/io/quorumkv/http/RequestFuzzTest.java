@@ -43,8 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * HTTP decoder (Netty) ends such connections before any handler runs.
  *
  * <p>Replay a failure with {@code -Dfuzz.seed=SEED} (printed at the start); {@code -Dfuzz.millis=MS}
- * sets how long it runs (15 s by default). Request lines always say HTTP/1.0 or HTTP/1.1: any other
- * version gets Vert.x's own 501 (see {@link HostileInputTest}).
+ * sets how long it runs (15 s by default). A few request lines carry another version, well-formed
+ * ({@code HTTP/2.0}) or not ({@code HTT/1.1}): the one 5xx allowed is 505 to a well-formed version.
  */
 class RequestFuzzTest {
   private static final int BODY_LIMIT = 64 * 1024;
@@ -56,6 +56,9 @@ class RequestFuzzTest {
   private static final String[] PARAMS = {"id", "id", "id", "ack", "from", "ttl", "start", "end", "ID", "Id", "x", ""};
   private static final String[] METHODS = {"GET", "GET", "GET", "PUT", "PUT", "PUT", "DELETE", "POST", "HEAD",
       "OPTIONS", "PATCH", "TRACE", "CONNECT", "PROPFIND", "get"};
+  /** Well-formed (RFC 9112: "HTTP/" DIGIT "." DIGIT) but neither 1.0 nor 1.1: answered 505. */
+  private static final String[] UNSUPPORTED_VERSIONS = {"HTTP/2.0", "HTTP/3.0", "HTTP/1.2", "HTTP/0.9"};
+  private static final String[] MALFORMED_VERSIONS = {"HTT/1.1", "http/1.1", "HTTP/1.10", "HTTP/x.y", "HTTP/1", "FOO", ""};
   private static final String[] HEADER_NAMES = {"Content-Type", "Accept", "Expect", "Connection", "Upgrade",
       "Content-Encoding", "Transfer-Encoding", "Content-Length", "Range", "If-None-Match", "Authorization",
       "Cookie", "X-Forwarded-For", ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT,
@@ -67,9 +70,11 @@ class RequestFuzzTest {
   /**
    * One generated request: its bytes; whether its framing is known to us (the connection can be
    * reused after it); whether its framing is broken on purpose (a bad chunk, a random
-   * Content-Length or Transfer-Encoding), in which case the node may close without an answer.
+   * Content-Length or Transfer-Encoding), in which case the node may close without an answer;
+   * whether its version is well-formed but unsupported, the one case where a 5xx (505) is right.
    */
-  private record Request(byte[] bytes, boolean head, boolean framed, boolean broken, String shown) {
+  private record Request(byte[] bytes, boolean head, boolean framed, boolean broken, boolean unsupportedVersion,
+                         String shown) {
   }
 
   private record Answer(int status, Map<String, String> headers, String body) {
@@ -128,7 +133,7 @@ class RequestFuzzTest {
               break;
             }
             statuses.merge(answer.status(), 1, Integer::sum);
-            String problem = problemWith(answer, request.head());
+            String problem = problemWith(answer, request);
             if (problem != null) {
               failures.add(problem + " for " + request.shown() + previous);
             }
@@ -149,9 +154,10 @@ class RequestFuzzTest {
     }
   }
 
-  private static String problemWith(Answer answer, boolean head) {
+  private static String problemWith(Answer answer, Request request) {
     int status = answer.status();
-    if (status >= 500) {
+    boolean head = request.head();
+    if (status >= 500 && !(status == 505 && request.unsupportedVersion())) {
       return "status " + status + " (" + answer.body() + ")";
     }
     if (status < 400 || status == 404 || head) {
@@ -188,13 +194,14 @@ class RequestFuzzTest {
     if (random.nextInt(30) == 0) {
       target.append('#').append(component(random));
     }
-    String version = random.nextInt(10) == 0 ? "HTTP/1.0" : "HTTP/1.1";
+    String version = version(random);
+    boolean unsupportedVersion = isUnsupportedVersion(version);
     ByteArrayOutputStream head = new ByteArrayOutputStream();
     write(head, method + " " + target + " " + version + "\r\n");
     if (random.nextInt(10) != 0) {
       write(head, "Host: 127.0.0.1\r\n");
     }
-    boolean framed = version.equals("HTTP/1.1"); // HTTP/1.0 closes after one answer
+    boolean framed = version.equals("HTTP/1.1"); // HTTP/1.0 closes after one answer, and so does a bad version
     boolean broken = false;
     int headers = random.nextInt(4);
     for (int i = 0; i < headers; i++) {
@@ -228,7 +235,22 @@ class RequestFuzzTest {
       whole.writeBytes(body);
     }
     byte[] bytes = whole.toByteArray();
-    return new Request(bytes, method.equals("HEAD"), framed && !broken, broken, shown(bytes));
+    return new Request(bytes, method.equals("HEAD"), framed && !broken, broken, unsupportedVersion, shown(bytes));
+  }
+
+  private static String version(Random random) {
+    return switch (random.nextInt(40)) {
+      case 0 -> pick(random, UNSUPPORTED_VERSIONS);
+      case 1 -> pick(random, MALFORMED_VERSIONS);
+      case 2 -> token(random, 1 + random.nextInt(6)) + "/" + random.nextInt(12) + "." + random.nextInt(12);
+      case 3, 4, 5, 6 -> "HTTP/1.0";
+      default -> "HTTP/1.1";
+    };
+  }
+
+  /** Case-insensitive: Netty upper-cases the name before the node sees it, so "http/2.0" may get 505 too. */
+  private static boolean isUnsupportedVersion(String version) {
+    return version.matches("(?i)HTTP/[0-9]\\.[0-9]") && !version.equals("HTTP/1.0") && !version.equals("HTTP/1.1");
   }
 
   private static String randomPath(Random random) {
