@@ -14,6 +14,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -24,6 +25,9 @@ import java.util.NoSuchElementException;
  */
 public final class AdminApi implements RouteMount {
   public static final String PATH = "/admin/jfr";
+  /** Each admin path with the methods it takes, for the token check and the 405's Allow header. */
+  private static final Map<String, String> ALLOWED = Map.of(
+      PATH, "GET, POST", PATH + "/stop", "POST", PATH + "/file", "GET", PATH + "/flame", "GET");
   static final String COMMANDS = "quorumkv.admin.jfr";
   private static final long DEFAULT_DURATION_MS = 60_000;
   private static final long MAX_DURATION_MS = 3_600_000;
@@ -47,7 +51,8 @@ public final class AdminApi implements RouteMount {
 
   @Override
   public void mount(Router router) {
-    router.route(PATH + "*").handler(this::authorize);
+    // Exact paths only: anything else under /admin falls through to the router's "unknown path" 400.
+    ALLOWED.keySet().forEach(path -> router.route(path).handler(this::authorize));
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));
     router.get(PATH).handler(ctx -> blocking(ctx, () -> {
       JsonArray list = new JsonArray();
@@ -74,8 +79,7 @@ public final class AdminApi implements RouteMount {
             ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8").sendFile(done.result().toString());
           }
         }));
-    router.route(PATH + "*").handler(ctx -> ApiErrors.send(ctx, 405, "use POST " + PATH + ", GET " + PATH
-        + ", POST " + PATH + "/stop, GET " + PATH + "/file or GET " + PATH + "/flame"));
+    ALLOWED.forEach((path, methods) -> router.route(path).handler(ApiErrors.methodNotAllowed(methods)));
   }
 
   /**

@@ -8,11 +8,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.List;
 
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -96,6 +100,25 @@ class AdminApiTest {
     assertEquals(404, admin("POST", "/admin/jfr/stop?name=never-started").statusCode());
     assertEquals(404, admin("GET", "/admin/jfr/file?name=never-started").statusCode());
     assertEquals(400, admin("GET", "/admin/jfr/flame?name=x&type=heat").statusCode());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"DELETE, /admin/jfr, 'GET, POST'", "PUT, /admin/jfr/, 'GET, POST'", "GET, /admin/jfr/stop, POST",
+      "POST, /admin/jfr/file, GET", "DELETE, /admin/jfr/flame, GET", "HEAD, /admin/jfr/flame, GET"})
+  void otherMethodsOnAdminPathsAre405WithAllow(String method, String path, String allowed) {
+    HttpResponse<byte[]> response = admin(method, path);
+    assertEquals(405, response.statusCode(), method + " " + path);
+    assertEquals(allowed, response.headers().firstValue("allow").orElse(null), method + " " + path);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/admin/jfrfoo", "/admin/jfr/nope", "/admin/jfr/stop/now", "/admin/jfr.json", "/admin"})
+  void unknownPathsUnderAdminAre400WithOrWithoutTheToken(String path) {
+    for (HttpResponse<byte[]> response : List.of(admin("POST", path),
+        http.send("GET", path, HttpRequest.BodyPublishers.noBody()))) {
+      assertEquals(400, response.statusCode(), path);
+      assertEquals("unknown path " + path, text(response).strip());
+    }
   }
 
   @Test
