@@ -1,5 +1,6 @@
 package io.quorumkv.admin;
 
+import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonArray;
@@ -21,6 +22,7 @@ import java.util.List;
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JFR recording sessions over HTTP, the admin token, and the Prometheus endpoint, on a real node. */
@@ -102,6 +104,30 @@ class AdminApiTest {
     assertEquals(400, admin("GET", "/admin/jfr/flame?name=x&type=heat").statusCode());
   }
 
+  @Test
+  void clusterScopeRunsOnASingleNodeToo() {
+    HttpResponse<byte[]> started = admin("POST", "/admin/jfr?name=solo&duration=120000&scope=cluster");
+    assertEquals(202, started.statusCode(), text(started));
+    Await.until("the published start ran here", Await.TIMEOUT, () -> "running".equals(stateOf("solo")));
+    HttpResponse<byte[]> stopped = admin("POST", "/admin/jfr/stop?name=solo&scope=cluster");
+    assertEquals(202, stopped.statusCode(), text(stopped));
+    Await.until("the published stop ran here", Await.TIMEOUT, () -> !"running".equals(stateOf("solo")));
+  }
+
+  @Test
+  void clusterScopeRefusesBadParametersBeforePublishing() {
+    for (String bad : new String[] {"duration=-1", "duration=abc", "duration=3600001", "settings=fast", "name=bad/name"}) {
+      HttpResponse<byte[]> response = admin("POST", "/admin/jfr?" + bad + "&name=refused&scope=cluster");
+      assertEquals(400, response.statusCode(), bad + ": " + text(response));
+    }
+    assertEquals(400, admin("POST", "/admin/jfr/stop?name=bad/name&scope=cluster").statusCode());
+    // Commands run in the order they were published: once a later one ran, a refused one would have too.
+    assertEquals(202, admin("POST", "/admin/jfr?name=probe&duration=120000&scope=cluster").statusCode());
+    Await.until("the probe ran", Await.TIMEOUT, () -> "running".equals(stateOf("probe")));
+    assertNull(stateOf("refused"), "a refused command was published anyway");
+    assertEquals(200, admin("POST", "/admin/jfr/stop?name=probe").statusCode());
+  }
+
   @ParameterizedTest
   @CsvSource({"DELETE, /admin/jfr, 'GET, POST'", "PUT, /admin/jfr/, 'GET, POST'", "GET, /admin/jfr/stop, POST",
       "POST, /admin/jfr/file, GET", "DELETE, /admin/jfr/flame, GET", "HEAD, /admin/jfr/flame, GET"})
@@ -143,6 +169,13 @@ class AdminApiTest {
         "quorumkv_rocksdb_estimate_pending_compaction_bytes"}) {
       assertTrue(metrics.contains(series), "missing " + series);
     }
+  }
+
+  /** The state of this node's recording of that name, or null if it has none. */
+  private static String stateOf(String name) {
+    return new JsonArray(text(admin("GET", "/admin/jfr"))).stream().map(JsonObject.class::cast)
+        .filter(recording -> name.equals(recording.getString("name")))
+        .map(recording -> recording.getString("state")).findFirst().orElse(null);
   }
 
   private static HttpResponse<byte[]> admin(String method, String path) {
