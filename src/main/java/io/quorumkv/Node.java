@@ -227,9 +227,7 @@ public final class Node {
     this.liveNodes = liveNodes;
     this.hints = new HintedHandoff(opened.hints(), executor, clock, liveNodes, config.hints().windowMs());
     AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
-    if (config.clusterSize() > 1) {
-      admin.listenForClusterCommands();
-    }
+    admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
     List<RouteMount> mounts = List.of(metrics, admin);
     ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
         readRepair, metrics, inFlightWrites, mounts, wallClock);

@@ -14,16 +14,21 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
  * The admin endpoints for JFR recording sessions, under {@code /admin/jfr}. With an admin token
  * in the conf, every admin request must carry {@code Authorization: Bearer TOKEN} (401 without,
- * 403 with a wrong one). {@code scope=cluster} on start and stop publishes the command over the
- * clustered event bus, so every live node runs it. See docs/profiling.md.
+ * 403 with a wrong one). {@code scope=cluster} on start and stop checks the command, then publishes
+ * it over the event bus (clustered once the cluster has two nodes), so every live node runs it.
+ * See docs/profiling.md.
  */
 public final class AdminApi implements RouteMount {
   public static final String PATH = "/admin/jfr";
+  /** Each admin path with the methods it takes, for the token check and the 405's Allow header. */
+  private static final Map<String, String> ALLOWED = Map.of(
+      PATH, "GET, POST", PATH + "/stop", "POST", PATH + "/file", "GET", PATH + "/flame", "GET");
   static final String COMMANDS = "quorumkv.admin.jfr";
   private static final long DEFAULT_DURATION_MS = 60_000;
   private static final long MAX_DURATION_MS = 3_600_000;
@@ -47,7 +52,8 @@ public final class AdminApi implements RouteMount {
 
   @Override
   public void mount(Router router) {
-    router.route(PATH + "*").handler(this::authorize);
+    // Exact paths only: anything else under /admin falls through to the router's "unknown path" 400.
+    ALLOWED.keySet().forEach(path -> router.route(path).handler(this::authorize));
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));
     router.get(PATH).handler(ctx -> blocking(ctx, () -> {
       JsonArray list = new JsonArray();
@@ -74,8 +80,7 @@ public final class AdminApi implements RouteMount {
             ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8").sendFile(done.result().toString());
           }
         }));
-    router.route(PATH + "*").handler(ctx -> ApiErrors.send(ctx, 405, "use POST " + PATH + ", GET " + PATH
-        + ", POST " + PATH + "/stop, GET " + PATH + "/file or GET " + PATH + "/flame"));
+    ALLOWED.forEach((path, methods) -> router.route(path).handler(ApiErrors.methodNotAllowed(methods)));
   }
 
   /**
@@ -114,19 +119,16 @@ public final class AdminApi implements RouteMount {
         .put("settings", ctx.queryParams().get("settings"));
     String scope = ctx.queryParams().get("scope");
     if ("cluster".equals(scope)) {
-      try {
-        JfrRecordings.checkName(command.getString("name"));
-      } catch (IllegalArgumentException e) {
-        ApiErrors.send(ctx, 400, e.getMessage());
-        return;
-      }
-      JsonObject signed = command.copy();
-      if (token != null) {
-        signed.put("token", new String(token, StandardCharsets.UTF_8));
-      }
-      vertx.eventBus().publish(COMMANDS, signed);
-      ctx.response().setStatusCode(202).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(new JsonObject().put("published", command).encodePrettily());
+      // Checked here, before publishing: a node that cannot run the command only logs why.
+      vertx.executeBlocking(() -> checked(command)).onComplete(done -> {
+        if (done.failed()) {
+          fail(ctx, done.cause());
+        } else {
+          publish(command);
+          ctx.response().setStatusCode(202).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+              .end(new JsonObject().put("published", command).encodePrettily());
+        }
+      });
       return;
     }
     if (scope != null && !"node".equals(scope)) {
@@ -143,15 +145,37 @@ public final class AdminApi implements RouteMount {
     });
   }
 
+  private void publish(JsonObject command) {
+    JsonObject signed = command.copy();
+    if (token != null) {
+      signed.put("token", new String(token, StandardCharsets.UTF_8));
+    }
+    vertx.eventBus().publish(COMMANDS, signed);
+  }
+
+  /** The command if every parameter its action uses is valid (blocking: settings are read from the JDK). */
+  private static JsonObject checked(JsonObject command) {
+    JfrRecordings.checkName(command.getString("name"));
+    if (!"stop".equals(command.getString("action"))) {
+      durationOf(command.getString("durationMs"));
+      JfrRecordings.settings(settingsOf(command));
+    }
+    return command;
+  }
+
   private Future<JfrRecordings.Info> run(JsonObject command) {
     return vertx.executeBlocking(() -> {
       String name = command.getString("name");
       if ("stop".equals(command.getString("action"))) {
         return recordings.stop(name);
       }
-      String settings = command.getString("settings") == null ? "profile" : command.getString("settings");
-      return recordings.start(name, Duration.ofMillis(durationOf(command.getString("durationMs"))), settings);
+      return recordings.start(name, Duration.ofMillis(durationOf(command.getString("durationMs"))), settingsOf(command));
     });
+  }
+
+  private static String settingsOf(JsonObject command) {
+    String settings = command.getString("settings");
+    return settings == null ? "profile" : settings;
   }
 
   private static long durationOf(String text) {

@@ -67,14 +67,18 @@ public final class JfrRecordings {
     return name;
   }
 
-  public Info start(String name, Duration duration, String settings) throws IOException {
-    checkName(name);
-    Configuration configuration;
+  /** The JFR settings of that name ('default' or 'profile'); reads a file of the JDK. */
+  static Configuration settings(String settings) {
     try {
-      configuration = Configuration.getConfiguration(settings);
+      return Configuration.getConfiguration(settings);
     } catch (ParseException | IOException e) {
       throw new IllegalArgumentException("settings must be 'default' or 'profile', got '" + settings + "'");
     }
+  }
+
+  public Info start(String name, Duration duration, String settings) throws IOException {
+    checkName(name);
+    Configuration configuration = settings(settings);
     Files.createDirectories(dir);
     Recording recording = new Recording(configuration);
     recording.setName(name);

@@ -47,23 +47,23 @@ final class JsonSection {
     if (!has(key)) {
       return fallback;
     }
-    Object value = json.getValue(key);
-    if (!(value instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
-        || value instanceof Double && Math.abs(n.doubleValue()) > Long.MAX_VALUE) {
-      throw new ConfigException("'" + path(key) + "' must be a whole number, got " + describe(value));
-    }
-    long result = n.longValue();
+    long result = wholeNumber(key);
     if (result <= 0) {
       throw new ConfigException("'" + path(key) + "' must be positive, got " + result);
     }
     return result;
   }
 
+  /** For the keys where 0 means "never" or "none". */
   long nonNegativeLong(String key, long fallback) {
-    if (has(key) && json.getValue(key) instanceof Number n && n.longValue() == 0) {
-      return 0;
+    if (!has(key)) {
+      return fallback;
     }
-    return positiveLong(key, fallback);
+    long result = wholeNumber(key);
+    if (result < 0) {
+      throw new ConfigException("'" + path(key) + "' must be zero or positive, got " + result);
+    }
+    return result;
   }
 
   long positiveLong(String key, long fallback, long max) {
@@ -113,6 +113,16 @@ final class JsonSection {
         throw new ConfigException("unknown key '" + path(key) + "'");
       }
     }
+  }
+
+  /** The key's value as a long; a fraction (even one that rounds to 0) or a non-number is refused. */
+  private long wholeNumber(String key) {
+    Object value = json.getValue(key);
+    if (!(value instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
+        || value instanceof Double && Math.abs(n.doubleValue()) > Long.MAX_VALUE) {
+      throw new ConfigException("'" + path(key) + "' must be a whole number, got " + describe(value));
+    }
+    return n.longValue();
   }
 
   private <T> T typed(String key, Class<T> type, String expected) {

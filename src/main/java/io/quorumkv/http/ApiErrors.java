@@ -18,6 +18,7 @@ public final class ApiErrors {
   private static final System.Logger LOG = System.getLogger(ApiErrors.class.getName());
   /** Messages may quote the request (a bad ack, an unknown path); a hostile one must not make them long. */
   static final int MAX_MESSAGE_CHARS = 200;
+  static final String NOT_ENOUGH_REPLICAS = "Not Enough Replicas";
 
   private ApiErrors() {
   }
@@ -61,6 +62,7 @@ public final class ApiErrors {
     if (failure instanceof BadRequestException || failure instanceof InvalidQuorumException) {
       send(ctx, 400, failure.getMessage());
     } else if (failure instanceof NotEnoughReplicasException) {
+      ctx.response().setStatusMessage(NOT_ENOUGH_REPLICAS); // SPEC's name for it, not "Gateway Timeout"
       send(ctx, 504, "not enough replicas: " + failure.getMessage());
     } else if (failure instanceof WriteSupersededException) {
       send(ctx, 503, "write not placed above newer versions: " + failure.getMessage());

@@ -4,6 +4,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -11,6 +12,9 @@ import io.vertx.ext.web.RoutingContext;
  * Content-Length or the bytes received exceed it. vertx-web's BodyHandler is not used because
  * it parses form and multipart content types (curl's default for {@code --data-binary}),
  * which would reject or drop arbitrary values.
+ *
+ * <p>A request with {@code Expect: 100-continue} gets {@code 100 Continue} once its declared length
+ * fits, or the 413 at once without it, so the client neither waits nor uploads in vain.
  */
 final class RawBodyHandler implements Handler<RoutingContext> {
   private static final String BODY = "quorumkv.body";
@@ -60,7 +64,17 @@ final class RawBodyHandler implements Handler<RoutingContext> {
       }
     });
     request.exceptionHandler(failure -> refused[0] = true);
+    if (expectsContinue(request)) {
+      ctx.response().writeContinue();
+    }
     request.resume();
+  }
+
+  /** HTTP/1.0 has no interim answers: a 1.0 client that sends the header gets none. */
+  private static boolean expectsContinue(HttpServerRequest request) {
+    String expect = request.getHeader(HttpHeaders.EXPECT);
+    return expect != null && request.version() == HttpVersion.HTTP_1_1
+        && HttpHeaders.CONTINUE.toString().equalsIgnoreCase(expect.trim());
   }
 
   private void tooLarge(RoutingContext ctx) {

@@ -27,15 +27,21 @@ public record Quorum(int ack, int from) {
     return new Quorum(ack, from);
   }
 
+  /** ASCII digits only: Integer.parseInt alone would also take a sign ({@code +1}, {@code -1}) and non-ASCII digits. */
   private static int parseCount(String name, String text) {
-    int value;
-    try {
-      value = Integer.parseInt(text);
-    } catch (NumberFormatException e) {
+    int value = -1;
+    if (!text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      try {
+        value = Integer.parseInt(text);
+      } catch (NumberFormatException beyondIntRange) {
+        // answered below
+      }
+    }
+    if (value < 0) {
       throw new InvalidQuorumException(name + " must be a positive integer, got '" + text + "'");
     }
-    if (value < 1) {
-      throw new InvalidQuorumException(name + " must be at least 1, got " + value);
+    if (value == 0) {
+      throw new InvalidQuorumException(name + " must be at least 1, got 0");
     }
     return value;
   }

@@ -1,5 +1,6 @@
 package io.quorumkv.admin;
 
+import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonArray;
@@ -8,15 +9,20 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.List;
 
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JFR recording sessions over HTTP, the admin token, and the Prometheus endpoint, on a real node. */
@@ -99,6 +105,49 @@ class AdminApiTest {
   }
 
   @Test
+  void clusterScopeRunsOnASingleNodeToo() {
+    HttpResponse<byte[]> started = admin("POST", "/admin/jfr?name=solo&duration=120000&scope=cluster");
+    assertEquals(202, started.statusCode(), text(started));
+    Await.until("the published start ran here", Await.TIMEOUT, () -> "running".equals(stateOf("solo")));
+    HttpResponse<byte[]> stopped = admin("POST", "/admin/jfr/stop?name=solo&scope=cluster");
+    assertEquals(202, stopped.statusCode(), text(stopped));
+    Await.until("the published stop ran here", Await.TIMEOUT, () -> !"running".equals(stateOf("solo")));
+  }
+
+  @Test
+  void clusterScopeRefusesBadParametersBeforePublishing() {
+    for (String bad : new String[] {"duration=-1", "duration=abc", "duration=3600001", "settings=fast", "name=bad/name"}) {
+      HttpResponse<byte[]> response = admin("POST", "/admin/jfr?" + bad + "&name=refused&scope=cluster");
+      assertEquals(400, response.statusCode(), bad + ": " + text(response));
+    }
+    assertEquals(400, admin("POST", "/admin/jfr/stop?name=bad/name&scope=cluster").statusCode());
+    // Commands run in the order they were published: once a later one ran, a refused one would have too.
+    assertEquals(202, admin("POST", "/admin/jfr?name=probe&duration=120000&scope=cluster").statusCode());
+    Await.until("the probe ran", Await.TIMEOUT, () -> "running".equals(stateOf("probe")));
+    assertNull(stateOf("refused"), "a refused command was published anyway");
+    assertEquals(200, admin("POST", "/admin/jfr/stop?name=probe").statusCode());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"DELETE, /admin/jfr, 'GET, POST'", "PUT, /admin/jfr/, 'GET, POST'", "GET, /admin/jfr/stop, POST",
+      "POST, /admin/jfr/file, GET", "DELETE, /admin/jfr/flame, GET", "HEAD, /admin/jfr/flame, GET"})
+  void otherMethodsOnAdminPathsAre405WithAllow(String method, String path, String allowed) {
+    HttpResponse<byte[]> response = admin(method, path);
+    assertEquals(405, response.statusCode(), method + " " + path);
+    assertEquals(allowed, response.headers().firstValue("allow").orElse(null), method + " " + path);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/admin/jfrfoo", "/admin/jfr/nope", "/admin/jfr/stop/now", "/admin/jfr.json", "/admin"})
+  void unknownPathsUnderAdminAre400WithOrWithoutTheToken(String path) {
+    for (HttpResponse<byte[]> response : List.of(admin("POST", path),
+        http.send("GET", path, HttpRequest.BodyPublishers.noBody()))) {
+      assertEquals(400, response.statusCode(), path);
+      assertEquals("unknown path " + path, text(response).strip());
+    }
+  }
+
+  @Test
   void prometheusEndpointExposesTheNamedSeries() {
     http.putEntity("metered", "v");
     http.get("/v0/entity?id=metered");
@@ -120,6 +169,13 @@ class AdminApiTest {
         "quorumkv_rocksdb_estimate_pending_compaction_bytes"}) {
       assertTrue(metrics.contains(series), "missing " + series);
     }
+  }
+
+  /** The state of this node's recording of that name, or null if it has none. */
+  private static String stateOf(String name) {
+    return new JsonArray(text(admin("GET", "/admin/jfr"))).stream().map(JsonObject.class::cast)
+        .filter(recording -> name.equals(recording.getString("name")))
+        .map(recording -> recording.getString("state")).findFirst().orElse(null);
   }
 
   private static HttpResponse<byte[]> admin(String method, String path) {

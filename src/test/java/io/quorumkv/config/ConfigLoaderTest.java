@@ -46,6 +46,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void keysThatTakeZeroRefuseFractionsThatRoundToZero() {
+    assertProblem("'idleTimeoutMs' must be a whole number, got 0.5", base().put("idleTimeoutMs", 0.5));
+    assertProblem("'hints.drainOnStopMs' must be a whole number, got 0.25",
+        base().put("hints", new JsonObject().put("drainOnStopMs", 0.25)));
+    assertProblem("'storage.purgeGraceMs' must be a whole number, got -0.5",
+        base().put("storage", new JsonObject().put("purgeGraceMs", -0.5)));
+    assertProblem("'idleTimeoutMs' must be zero or positive, got -1", base().put("idleTimeoutMs", -1));
+    assertEquals(0, ConfigLoader.parse(base().put("idleTimeoutMs", 0.0)).idleTimeoutMs(), "0.0 is a whole zero");
+    assertEquals(0, ConfigLoader.parse(base().put("hints", new JsonObject().put("drainOnStopMs", 0))).hints().drainOnStopMs());
+  }
+
+  @Test
   void clusterOrderDoesNotMatter() {
     JsonObject a = new JsonObject().put("url", "http://127.0.0.1:8081")
         .put("cluster", List.of("http://127.0.0.1:8082", "http://127.0.0.1:8081/", "http://127.0.0.1:8080"))

@@ -152,7 +152,8 @@ class EntityApiTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"ack=0", "ack=-1", "ack=x", "ack=", "from=0", "from=2", "from=one", "ack=2&from=1",
-      "ack=2", "ack=1&from=3", "ack=99999999999", "from=2147483648", "ack=1.0"})
+      "ack=2", "ack=1&from=3", "ack=99999999999", "from=2147483648", "ack=1.0",
+      "ack=%2B1", "from=%2B1", "ack=-0", "ack=%EF%BC%91", "ack=%201"})
   void badAckOrFromIs400(String query) {
     for (String method : new String[] {"GET", "PUT", "DELETE"}) {
       HttpResponse<byte[]> response = http.send(method, "/v0/entity?id=k&" + query, HttpRequest.BodyPublishers.ofString("v"));
