@@ -12,7 +12,8 @@ import java.nio.ByteBuffer;
  *      1    1 flags: bit 0 set for a tombstone
  *      2    8 version (hybrid logical clock)
  *     10    8 expiresAt, absolute wall-clock millis, 0 for never
- *     18    2 replicas, unsigned: the key's home is the first this many nodes ({@link Record#EVERY_NODE} for every node)
+ *     18    2 replicas, unsigned: the key's home is the first this many nodes of its rendezvous
+ *              order ({@link Record#EVERY_NODE}: every node)
  *     20    n value bytes (n = 0 for a tombstone)
  * </pre>
  *
