@@ -51,6 +51,18 @@ class InternalRecordApiTest {
   }
 
   @Test
+  void clientWritesStoreTheirFromAsTheCount() {
+    String key = nextKey();
+    node.http.putEntity(key, "v");
+    assertEquals("1", node.http.get(path(key)).headers().firstValue(RecordHeaders.REPLICAS).orElseThrow(),
+        "a PUT at the default from of a one-node cluster");
+    assertEquals(202, node.http.delete("/v0/entity?id=" + Http.encode(key) + "&from=1").statusCode());
+    Record tombstone = node.node().store().get(bytes(key));
+    assertTrue(tombstone.tombstone());
+    assertEquals(1, tombstone.replicas(), "a DELETE at from=1");
+  }
+
+  @Test
   void aNarrowerCopyOfTheSameRecordKeepsTheLargerCount() {
     String key = nextKey();
     long version = currentVersion();
