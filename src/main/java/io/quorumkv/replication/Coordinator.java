@@ -16,10 +16,11 @@ import java.util.function.LongFunction;
 /**
  * Runs a client request against the key's replicas: the first {@code from} nodes of its
  * rendezvous order, called in parallel (this node directly, the others over HTTP). Writes are
- * versioned from this node's clock and answered once {@code ack} replicas stored them as their
- * freshest record (replicas holding a newer one make the write go again above it); a replica that
- * misses one gets a hint. Reads answer by {@link ReadQuorumCollector}'s rule, then {@link ReadRepair}
- * fixes stale replicas. A replica that membership sees down fails at once.
+ * versioned from this node's clock, carry {@code from} as their replica count (the key's
+ * {@link HomeSet}), and are answered once {@code ack} replicas stored them as their freshest
+ * record (replicas holding a newer one make the write go again above it); a replica that misses
+ * one gets a hint. Reads answer by {@link ReadQuorumCollector}'s rule, then {@link ReadRepair}
+ * fixes stale replicas of the key's home set. A replica that membership sees down fails at once.
  */
 public final class Coordinator {
   private static final ReplicaFailure DOWN = new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down");
@@ -65,7 +66,7 @@ public final class Coordinator {
       collector.track(node, answer);
     }
     if (answers.size() > 1) {
-      readRepair.afterAllAnswers(key, answers, replicas);
+      readRepair.afterAllAnswers(key, answers, replicas, placement);
     }
     return collector.outcome().andThen(this::countQuorumFailure);
   }
@@ -85,12 +86,13 @@ public final class Coordinator {
 
   /** Writes the value; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> put(byte[] key, byte[] value, long expiresAt, Quorum quorum) {
-    return write(key, version -> Record.live(version, value, expiresAt), quorum, 1).andThen(this::countQuorumFailure);
+    return write(key, version -> Record.live(version, value, expiresAt, quorum.from()), quorum, 1)
+        .andThen(this::countQuorumFailure);
   }
 
   /** Writes a tombstone; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> delete(byte[] key, Quorum quorum) {
-    return write(key, Record::tombstone, quorum, 1).andThen(this::countQuorumFailure);
+    return write(key, version -> Record.tombstone(version, quorum.from()), quorum, 1).andThen(this::countQuorumFailure);
   }
 
   /**

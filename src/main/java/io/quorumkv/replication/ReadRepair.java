@@ -1,16 +1,22 @@
 package io.quorumkv.replication;
 
+import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.Record;
 import io.vertx.core.Future;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Read repair: once every replica of a read has answered or failed (well after the client got
- * its answer, if need be), the freshest record seen is written, in the background, to every
- * replica that answered with an older version or with nothing. A repair is an ordinary
+ * its answer, if need be), the record every copy converges to ({@link Record#merge} of the
+ * answers: the freshest, with the largest replica count seen) is written, in the background, to
+ * every replica of the key's {@link HomeSet} that answered with an older version, a smaller
+ * count or nothing. Replicas outside the home set are never written: a read with a larger
+ * {@code from} than the key was written with does not add copies. A repair is an ordinary
  * internal write carrying the original version, so it never triggers reads or further repairs.
  */
 public final class ReadRepair {
@@ -18,34 +24,53 @@ public final class ReadRepair {
 
   private final LongAdder written = new LongAdder();
   private final LongAdder failed = new LongAdder();
+  private final LongAdder compared = new LongAdder();
+  private final LongAdder pending = new LongAdder();
 
-  /** Waits for all the read's answers, then repairs the stale replicas. */
-  void afterAllAnswers(byte[] key, Map<NodeUrl, Future<Record>> answers, Map<NodeUrl, Replica> replicas) {
-    Future.join(new java.util.ArrayList<>(answers.values())).onComplete(all -> repair(key, answers, replicas));
+  /** Waits for all the read's answers, then repairs the stale replicas of the key's home set. */
+  void afterAllAnswers(byte[] key, Map<NodeUrl, Future<Record>> answers, Map<NodeUrl, Replica> replicas,
+                       Rendezvous placement) {
+    Future.join(new ArrayList<>(answers.values())).onComplete(all -> {
+      repair(key, answers, replicas, placement);
+      compared.increment();
+    });
   }
 
-  private void repair(byte[] key, Map<NodeUrl, Future<Record>> answers, Map<NodeUrl, Replica> replicas) {
-    Record freshest = null;
+  private void repair(byte[] key, Map<NodeUrl, Future<Record>> answers, Map<NodeUrl, Replica> replicas,
+                      Rendezvous placement) {
+    Record converged = null;
     for (Future<Record> answer : answers.values()) {
-      if (answer.succeeded() && answer.result() != null && answer.result().supersedes(freshest)) {
-        freshest = answer.result();
+      if (answer.succeeded() && answer.result() != null) {
+        converged = Record.merge(converged, answer.result());
       }
     }
-    if (freshest == null) {
+    if (converged == null) {
       return;
     }
+    List<NodeUrl> home = HomeSet.of(placement, key, converged.replicas());
     for (Map.Entry<NodeUrl, Future<Record>> answer : answers.entrySet()) {
+      NodeUrl node = answer.getKey();
       Future<Record> result = answer.getValue();
-      if (result.succeeded() && freshest.supersedes(result.result())) {
-        NodeUrl node = answer.getKey();
-        replicas.get(node).write(key, freshest)
-            .onSuccess(ok -> written.increment())
-            .onFailure(e -> {
-              failed.increment();
-              LOG.log(System.Logger.Level.DEBUG, "read repair of " + node + " failed: " + e.getMessage());
-            });
+      if (result.succeeded() && home.contains(node) && isBehind(result.result(), converged)) {
+        write(replicas.get(node), node, key, converged);
       }
     }
+  }
+
+  /** Whether a replica holding {@code held} (null for nothing) lacks something of {@code converged}. */
+  private static boolean isBehind(Record held, Record converged) {
+    return converged.supersedes(held) || held.replicas() < converged.replicas();
+  }
+
+  private void write(Replica replica, NodeUrl node, byte[] key, Record record) {
+    pending.increment();
+    replica.write(key, record)
+        .onSuccess(ok -> written.increment())
+        .onFailure(e -> {
+          failed.increment();
+          LOG.log(System.Logger.Level.DEBUG, "read repair of " + node + " failed: " + e.getMessage());
+        })
+        .onComplete(done -> pending.decrement());
   }
 
   /** Repairs a stale replica accepted since the node started. */
@@ -56,5 +81,15 @@ public final class ReadRepair {
   /** Repairs that failed (the replica did not answer); the next read or a hint may fix the replica. */
   public long failed() {
     return failed.sum();
+  }
+
+  /** Reads whose answers have all arrived and been compared, their repairs (if any) sent. */
+  public long compared() {
+    return compared.sum();
+  }
+
+  /** Repairs sent and not answered yet. */
+  public long pending() {
+    return pending.sum();
   }
 }

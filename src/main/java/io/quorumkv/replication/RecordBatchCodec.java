@@ -14,7 +14,8 @@ import java.util.List;
  * operation: kind (1 read, 2 write) | key length (int) | key | for a write: record
  * answer:    kind (1 absent, 2 record, 3 stored, 4 failed, 5 superseded, 6 refused) | for a record: record
  *            | for a failure or refusal: message length (int) | UTF-8 message | for superseded: the kept version (long)
- * record:    version (long) | tombstone (byte 0/1) | expires at (long) | value length (int) | value
+ * record:    version (long) | tombstone (byte 0/1) | expires at (long) | replicas (unsigned short, 1 to
+ *            Record.EVERY_NODE) | value length (int) | value
  * </pre>
  */
 public final class RecordBatchCodec {
@@ -26,7 +27,7 @@ public final class RecordBatchCodec {
   private static final byte FAILED = 4;
   private static final byte SUPERSEDED = 5;
   private static final byte REFUSED = 6;
-  private static final int RECORD_HEADER_BYTES = 8 + 1 + 8 + 4;
+  private static final int RECORD_HEADER_BYTES = 8 + 1 + 8 + 2 + 4;
 
   private RecordBatchCodec() {
   }
@@ -137,7 +138,7 @@ public final class RecordBatchCodec {
 
   private static void appendRecord(Buffer out, Record record) {
     out.appendLong(record.version()).appendByte(record.tombstone() ? (byte) 1 : 0).appendLong(record.expiresAt())
-        .appendInt(record.value().length).appendBytes(record.value());
+        .appendUnsignedShort(record.replicas()).appendInt(record.value().length).appendBytes(record.value());
   }
 
   /** Reads a body front to back, refusing to read past its end. */
@@ -165,6 +166,13 @@ public final class RecordBatchCodec {
       return value;
     }
 
+    int readUnsignedShort() {
+      need(2);
+      int value = in.getUnsignedShort(position);
+      position += 2;
+      return value;
+    }
+
     byte[] readBytes() {
       need(4);
       int length = in.getInt(position);
@@ -182,8 +190,12 @@ public final class RecordBatchCodec {
       long version = readLong();
       boolean tombstone = readByte() != 0;
       long expiresAt = readLong();
+      int replicas = readUnsignedShort();
+      if (replicas == 0) {
+        throw new IllegalArgumentException("record with 0 replicas at byte " + (position - 2));
+      }
       byte[] value = readBytes();
-      return tombstone ? Record.tombstone(version) : Record.live(version, value, expiresAt);
+      return tombstone ? Record.tombstone(version, replicas) : Record.live(version, value, expiresAt, replicas);
     }
 
     private void need(int bytes) {

@@ -70,7 +70,9 @@ public final class RocksStore implements Store {
 
   /**
    * Group commit: one multi-get for the stored versions and one write batch (one WAL write) for
-   * the winners. The keys' stripes are locked in ascending order, so two batches cannot deadlock.
+   * what changes: each key keeps {@link Record#merge} of its stored and incoming records, so a
+   * stored winner is rewritten only to take a larger replica count. The keys' stripes are locked
+   * in ascending order, so two batches cannot deadlock.
    */
   @Override
   public List<Record> applyAll(List<byte[]> keys, List<Record> incoming) {
@@ -87,13 +89,12 @@ public final class RocksStore implements Store {
           ByteBuffer key = ByteBuffer.wrap(keys.get(i));
           Record current = latest.containsKey(key) ? latest.get(key)
               : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
-          Record record = incoming.get(i);
-          boolean wins = current == null || !current.supersedes(record);
-          if (wins) {
-            latest.put(key, record);
-            batch.put(records, keys.get(i), RecordCodec.encode(record));
+          Record merged = Record.merge(current, incoming.get(i));
+          if (merged != current) {
+            latest.put(key, merged);
+            batch.put(records, keys.get(i), RecordCodec.encode(merged));
           }
-          kept.add(wins ? record : current);
+          kept.add(merged);
         }
         if (batch.count() > 0) {
           db.write(database.writeOptions(), batch);

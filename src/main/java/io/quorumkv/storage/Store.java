@@ -14,8 +14,10 @@ public interface Store extends AutoCloseable {
   Record get(byte[] key);
 
   /**
-   * Stores the record unless the one already stored supersedes it. Returns the record the key
-   * holds afterwards: {@code record} itself if it was stored, else the stored one that won.
+   * Stores the record unless the one already stored supersedes it; either way the key keeps the
+   * larger replica count of the two ({@link Record#merge}). Returns the record the key holds
+   * afterwards: {@code record} (or a copy with the stored, larger count) if it was stored, else the
+   * stored one that won; so {@code kept.supersedes(record)} tells whether it was refused.
    */
   Record apply(byte[] key, Record record);
 

@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,6 +119,45 @@ class ConvergenceTest {
   }
 
   @Test
+  void aReadWithALargerFromThanTheWriteAddsNoCopyOutsideTheKeysHome() {
+    String key = nextKey();
+    assertEquals(201, cluster.http(0).put(entity(key, "&ack=1&from=1"), "single").statusCode());
+    List<Integer> order = rendezvousOrder(key);
+    long comparedBefore = comparedReads();
+    for (int node = 0; node < 3; node++) {
+      assertEquals("single", text(cluster.http(node).get(entity(key, "&from=3"))), "read through node " + node);
+    }
+    awaitRepairsSettled(comparedBefore + 3);
+
+    Record home = cluster.localRecord(order.get(0), key);
+    assertEquals("single", new String(home.value(), StandardCharsets.UTF_8));
+    assertEquals(1, home.replicas(), "the write's from is the record's replica count");
+    assertNull(cluster.localRecord(order.get(1), key), "the second node of the key's order gets no copy");
+    assertNull(cluster.localRecord(order.get(2), key), "the third node of the key's order gets no copy");
+  }
+
+  @Test
+  void readRepairStillCopiesTheKeyOntoAHomeReplicaThatHasNothingButNoFurther() {
+    String key = nextKey();
+    List<Integer> order = rendezvousOrder(key);
+    HttpResponse<byte[]> put = cluster.http(0).put(entity(key, "&ack=1&from=1"), "pair");
+    assertEquals(201, put.statusCode());
+    long version = Long.parseLong(put.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
+    // As if the write had been made at from=2 and its second replica had missed it.
+    cluster.node(order.get(0)).store().apply(bytes(key), Record.live(version, bytes("pair"), Record.NEVER, 2));
+    long comparedBefore = comparedReads();
+    assertEquals("pair", text(cluster.http(order.get(2)).get(entity(key, "&from=3"))));
+    awaitRepairsSettled(comparedBefore + 1);
+
+    Record repaired = cluster.localRecord(order.get(1), key);
+    assertEquals("pair", repaired == null ? null : new String(repaired.value(), StandardCharsets.UTF_8),
+        "the home replica that had nothing is repaired");
+    assertEquals(version, repaired.version());
+    assertEquals(2, repaired.replicas());
+    assertNull(cluster.localRecord(order.get(2), key), "the coordinator, outside the key's home, gets no copy");
+  }
+
+  @Test
   void aWriteMissedByADownReplicaReachesItWhenItReturnsAndIsReadableFromItAlone() {
     String key = nextKey();
     stop(2);
@@ -162,6 +202,31 @@ class ConvergenceTest {
     start(0);
     Await.until("node 0, back, delivers the hint it stored while stopping", CONVERGE,
         () -> cluster.node(0).hints().delivered() >= 1 && pendingHints(0, 2) == 0);
+  }
+
+  /** The nodes in the key's rendezvous order: its replicas for from = 1, 2, 3 are prefixes of it. */
+  private static List<Integer> rendezvousOrder(String key) {
+    return new Rendezvous(cluster.config(0).cluster()).replicasFor(bytes(key), 3).stream()
+        .map(cluster::indexOf).toList();
+  }
+
+  private static long comparedReads() {
+    long compared = 0;
+    for (int node = 0; node < 3; node++) {
+      compared += cluster.node(node).readRepair().compared();
+    }
+    return compared;
+  }
+
+  /** Waits until the cluster's coordinators compared at least {@code reads} reads' answers and no repair is in flight. */
+  private static void awaitRepairsSettled(long reads) {
+    Await.until("read repairs settle", CONVERGE, () -> {
+      long pending = 0;
+      for (int node = 0; node < 3; node++) {
+        pending += cluster.node(node).readRepair().pending();
+      }
+      return comparedReads() >= reads && pending == 0;
+    });
   }
 
   private static long pendingHints(int holder, int target) {

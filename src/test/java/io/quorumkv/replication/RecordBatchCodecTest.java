@@ -38,6 +38,31 @@ class RecordBatchCodecTest {
   }
 
   @Test
+  void everyRecordCarriesItsReplicaCount() {
+    for (int replicas : new int[] {1, 2, 300, Record.EVERY_NODE}) {
+      List<Operation> received = RecordBatchCodec.decodeOperations(RecordBatchCodec.encodeOperations(List.of(
+          new Operation(bytes("a"), Record.live(1, bytes("v"), 0, replicas)),
+          new Operation(bytes("b"), Record.tombstone(2, replicas)))));
+      assertEquals(replicas, received.get(0).record().replicas());
+      assertEquals(replicas, received.get(1).record().replicas());
+      List<Answer> answers = RecordBatchCodec.decodeAnswers(RecordBatchCodec.encodeAnswers(List.of(
+          Answer.of(Record.live(3, bytes("v"), 0, replicas)))));
+      assertEquals(replicas, answers.get(0).record().replicas());
+    }
+  }
+
+  @Test
+  void aRecordWithoutReplicasIsRefusedNotMisread() {
+    byte[] body = RecordBatchCodec.encodeOperations(List.of(new Operation(bytes("k"), Record.tombstone(1, 1)))).getBytes();
+    int replicasAt = 1 + 4 + 1 + 8 + 1 + 8;
+    assertEquals(1, body[replicasAt + 1], "the count is where the layout says");
+    body[replicasAt + 1] = 0;
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> RecordBatchCodec.decodeOperations(Buffer.buffer(body)));
+    assertTrue(refused.getMessage().contains("0 replicas"), refused.getMessage());
+  }
+
+  @Test
   void answersRoundTripInOrder() {
     List<Answer> answers = RecordBatchCodec.decodeAnswers(RecordBatchCodec.encodeAnswers(List.of(
         Answer.of((Record) null), Answer.of(Record.live(3, bytes("v"), 0)), Answer.of(WriteAnswer.STORED),

@@ -1,0 +1,111 @@
+package io.quorumkv.http;
+
+import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.storage.Record;
+import io.quorumkv.support.Http;
+import io.quorumkv.support.TestNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code /internal/v0/record}: a replica's own copy, its replica count in {@link RecordHeaders#REPLICAS}. */
+class InternalRecordApiTest {
+  @TempDir
+  static Path dataDir;
+  static TestNode node;
+  static int keys;
+
+  @BeforeAll
+  static void startNode() {
+    node = TestNode.start(dataDir);
+  }
+
+  @AfterAll
+  static void stopNode() {
+    node.close();
+  }
+
+  @Test
+  void aRecordPutWithItsCountIsStoredAndReadBackWithIt() {
+    String key = nextKey();
+    long version = currentVersion();
+    assertEquals(201, putRecord(key, version, "v", "2").statusCode());
+
+    assertEquals(2, node.node().store().get(bytes(key)).replicas());
+    HttpResponse<byte[]> read = node.http.get(path(key));
+    assertEquals(200, read.statusCode());
+    assertEquals("2", read.headers().firstValue(RecordHeaders.REPLICAS).orElseThrow());
+    assertEquals(Long.toString(version), read.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
+  }
+
+  @Test
+  void clientWritesStoreTheirFromAsTheCount() {
+    String key = nextKey();
+    node.http.putEntity(key, "v");
+    assertEquals("1", node.http.get(path(key)).headers().firstValue(RecordHeaders.REPLICAS).orElseThrow(),
+        "a PUT at the default from of a one-node cluster");
+    assertEquals(202, node.http.delete("/v0/entity?id=" + Http.encode(key) + "&from=1").statusCode());
+    Record tombstone = node.node().store().get(bytes(key));
+    assertTrue(tombstone.tombstone());
+    assertEquals(1, tombstone.replicas(), "a DELETE at from=1");
+  }
+
+  @Test
+  void aNarrowerCopyOfTheSameRecordKeepsTheLargerCount() {
+    String key = nextKey();
+    long version = currentVersion();
+    assertEquals(201, putRecord(key, version, "v", "3").statusCode());
+    assertEquals(201, putRecord(key, version, "v", "1").statusCode());
+
+    assertEquals("3", node.http.get(path(key)).headers().firstValue(RecordHeaders.REPLICAS).orElseThrow());
+  }
+
+  @Test
+  void aMissingOrMalformedCountIs400AndStoresNothing() {
+    String key = nextKey();
+    for (String count : new String[] {null, "0", "-1", "65536", "two", ""}) {
+      HttpResponse<byte[]> put = putRecord(key, currentVersion(), "v", count);
+      assertEquals(400, put.statusCode(), "count " + count);
+      assertTrue(Http.text(put).contains(RecordHeaders.REPLICAS), "count " + count + ": " + Http.text(put));
+    }
+    assertNull(node.node().store().get(bytes(key)));
+  }
+
+  private static HttpResponse<byte[]> putRecord(String key, long version, String value, String replicas) {
+    List<String> headers = new ArrayList<>(List.of(ApiHeaders.VERSION, Long.toString(version),
+        RecordHeaders.TOMBSTONE, "0", RecordHeaders.EXPIRES_AT, Long.toString(Record.NEVER)));
+    if (replicas != null) {
+      headers.addAll(List.of(RecordHeaders.REPLICAS, replicas));
+    }
+    return node.http.send("PUT", path(key), HttpRequest.BodyPublishers.ofString(value), headers.toArray(String[]::new));
+  }
+
+  /** A version of the node's clock format (milliseconds above a 16-bit counter), close to its own clock. */
+  private static long currentVersion() {
+    return System.currentTimeMillis() << 16;
+  }
+
+  private static String path(String key) {
+    return InternalProtocol.RECORD_PATH + "?id=" + Http.encode(key);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String nextKey() {
+    return "internal-" + (keys++);
+  }
+}
