@@ -3,6 +3,6 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ $# -ge 1 ] || { echo "usage: $0 PORT [--restart]" >&2; exit 2; }
-[ "${2:-}" = "--restart" ] && stop_node "$1"
+if [ "${2:-}" = "--restart" ]; then node_stop TERM "node-$1"; fi
 start_node "$1"
-await_ready "$1"
+await_ready "node-$1" "$(url_of "$1")"

@@ -3,4 +3,4 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ $# -ge 1 ] || { echo "usage: $0 PORT [--kill]" >&2; exit 2; }
-stop_node "$1" "$([ "${2:-}" = "--kill" ] && echo KILL || echo TERM)"
+node_stop "$([ "${2:-}" = "--kill" ] && echo KILL || echo TERM)" "node-$1"
