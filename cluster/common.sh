@@ -1,8 +1,10 @@
+# shellcheck shell=bash
 # Shared by the cluster scripts. The cluster is the node-PORT.json confs of cluster/ (nodes on
 # 127.0.0.1:8080-8082, data in data/node-PORT); the nodes' pids and logs go to data/run.
 # CLUSTER_HOME=DIR runs the cluster of DIR/node-PORT.json instead, pids and logs in DIR/run: the
 # default cluster's files are then neither read nor touched. Nodes start with -Xms and -Xmx both
 # HEAP (default 256m, scripts/lib/node.sh) and the options of JAVA_OPTS.
+# shellcheck source=../scripts/lib/node.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/node.sh"
 CLUSTER_DIR="$QKV_ROOT/cluster"
 if [ -n "${CLUSTER_HOME:-}" ]; then
@@ -19,12 +21,3 @@ for conf in "$CONF_DIR"/node-*.json; do
   PORTS+=("${port%.json}")
 done
 read -ra JVM_OPTIONS <<< "${JAVA_OPTS:-}"
-
-url_of() { echo "http://127.0.0.1:$1"; }
-
-# start_node PORT: starts the node of node-PORT.json in the background.
-start_node() {
-  local conf="$CONF_DIR/node-$1.json"
-  [ -f "$conf" ] || { echo "no conf $conf" >&2; return 1; }
-  node_start "node-$1" "$conf" "${JVM_OPTIONS[@]}"
-}

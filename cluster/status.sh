@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Shows which nodes of the local cluster are up, and which nodes each one's membership sees alive.
 set -uo pipefail
+# shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 require python3 "apt-get install python3 (status.sh reads the nodes' /v0/cluster JSON with it)"
 for port in "${PORTS[@]}"; do
-  url=$(url_of "$port")
+  url="http://127.0.0.1:$port"
   if pid=$(node_pid "node-$port") && curl -sf "$url/v0/status" > /dev/null; then
     seen=$(json_at "$url/v0/cluster" '" ".join(n["url"].split("://")[-1] for n in j["nodes"] if n["alive"])')
     echo "node $port UP       (pid $pid) sees alive: $seen"

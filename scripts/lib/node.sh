@@ -1,18 +1,22 @@
+# shellcheck shell=bash
 # Sourced by every script of scripts/ and cluster/ that runs nodes: writes a node's conf, starts
 # the node, waits until it serves, stops it. A node is known by a NAME; its pid and its log
 # (stdout and stderr) are NODE_RUN_DIR/NAME.pid and NAME.log (NODE_LOG_DIR/NAME.log if set).
 #
-# Heap: every node starts with -Xms equal to -Xmx, both HEAP (default 256m). The whole heap from
-# the start makes G1 collect less often (docs/performance.md, "GC and memory"). A script that
-# measures at another size sets HEAP before sourcing this file.
+# JVM options: every node starts with -Xms equal to -Xmx, both HEAP (default 256m): the whole heap
+# from the start makes G1 collect less often (docs/performance.md, "GC and memory"). A script
+# that measures at another size sets HEAP before sourcing this file. JVM_OPTIONS (an array) are
+# added; with NODE_GC_LOG_DIR set, each node logs its GC pauses to NODE_GC_LOG_DIR/gc-NAME.log.
 
 QKV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HEAP=${HEAP:-256m}
 NODE_JAR="$QKV_ROOT/target/quorumkv.jar"   # a script may point it at its own copy
-NODE_READY_SECONDS=${NODE_READY_SECONDS:-60}
+NODE_READY_SECONDS=${NODE_READY_SECONDS:-120} # a JVM starts slowly on a busy machine
 NODE_STOP_SECONDS=30
 NODE_RUN_DIR=""
 NODE_LOG_DIR=""
+NODE_GC_LOG_DIR=""
+JVM_OPTIONS=()
 
 # require COMMAND HOW: stops the script unless COMMAND is installed, saying HOW to get it.
 require() {
@@ -27,18 +31,20 @@ write_conf() {
 
 # write_cluster_confs DIR HZ_PORT JSON_KEYS PORT...: DIR/node-PORT.json for a cluster of the given
 # HTTP ports, each node's data in DIR/data/node-PORT, Hazelcast ports from HZ_PORT up, a cluster
-# name of DIR's own (so it never joins another cluster), JSON_KEYS (may be empty) added to each.
+# name made from DIR (so it never joins another cluster), JSON_KEYS (may be empty) added to each.
 write_cluster_confs() {
   local dir=$1 hz=$2 keys=$3
   shift 3
-  local ports=("$@") urls=() members=() i
+  local ports=("$@") urls=() members=() i name
+  name="quorumkv-$(cksum <<< "$dir" | cut -d' ' -f1)"
+  mkdir -p "$dir"
   for i in "${!ports[@]}"; do
     urls+=("\"http://127.0.0.1:${ports[i]}\"")
     members+=("\"127.0.0.1:$((hz + i))\"")
   done
   for i in "${!ports[@]}"; do
     write_conf "$dir/node-${ports[i]}.json" "${ports[i]}" "$dir/data/node-${ports[i]}" \
-      "\"cluster\": [$(IFS=,; echo "${urls[*]}")], \"hazelcast\": { \"port\": $((hz + i)), \"members\": [$(IFS=,; echo "${members[*]}")], \"clusterName\": \"quorumkv-$(basename "$dir")\" }${keys:+, $keys}"
+      "\"cluster\": [$(IFS=,; echo "${urls[*]}")], \"hazelcast\": { \"port\": $((hz + i)), \"members\": [$(IFS=,; echo "${members[*]}")], \"clusterName\": \"$name\" }${keys:+, $keys}"
   done
 }
 
@@ -59,15 +65,15 @@ node_pid() {
   command=$(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null) && [[ $command == *"-jar "*quorumkv*" --config "* ]] && echo "$pid"
 }
 
-# node_start NAME CONF [JVM_OPTION...]: starts a node in the background, from the repository's root
-# (relative paths in CONF are relative to it); does nothing if NAME already runs.
+# node_start NAME CONF: starts a node in the background, from the repository's root (relative
+# paths in CONF are relative to it); does nothing if NAME already runs.
 node_start() {
-  local name=$1 conf=$2
-  shift 2
+  local name=$1 conf=$2 options=(-Xms"$HEAP" -Xmx"$HEAP" "${JVM_OPTIONS[@]}")
   : "${NODE_RUN_DIR:?set NODE_RUN_DIR before starting a node}"
   if node_pid "$name" > /dev/null; then echo "$name already running (pid $(node_pid "$name"))"; return 0; fi
   mkdir -p "$NODE_RUN_DIR" "${NODE_LOG_DIR:-$NODE_RUN_DIR}"
-  (cd "$QKV_ROOT" && exec nohup java -Xms"$HEAP" -Xmx"$HEAP" "$@" -jar "$NODE_JAR" --config "$conf" \
+  [ -z "$NODE_GC_LOG_DIR" ] || options+=(-Xlog:gc:file="$NODE_GC_LOG_DIR/gc-$name.log")
+  (cd "$QKV_ROOT" && exec nohup java "${options[@]}" -jar "$NODE_JAR" --config "$conf" \
     < /dev/null > "$(node_log "$name")" 2>&1) &
   local pid=$!
   echo "$pid" > "$NODE_RUN_DIR/$name.pid"
@@ -90,6 +96,31 @@ await_ready() {
   done
   echo "$name not ready after $NODE_READY_SECONDS s: $(tail -n 3 "$(node_log "$name")")" >&2
   return 1
+}
+
+# start_nodes DIR PORT...: starts the nodes of DIR/node-PORT.json, named node-PORT, and waits until
+# each serves on http://127.0.0.1:PORT.
+start_nodes() {
+  local dir=$1 port
+  shift
+  for port in "$@"; do node_start "node-$port" "$dir/node-$port.json"; done
+  for port in "$@"; do await_ready "node-$port" "http://127.0.0.1:$port"; done
+}
+
+# start_cluster DIR HZ_PORT JSON_KEYS PORT...: write_cluster_confs, then start_nodes.
+start_cluster() {
+  local dir=$1
+  write_cluster_confs "$@"
+  shift 3
+  start_nodes "$dir" "$@"
+}
+
+# start_single NAME PORT DATA_DIR [JSON_KEYS]: writes NODE_RUN_DIR/NAME.json (write_conf), starts
+# that node and waits until it serves.
+start_single() {
+  write_conf "$NODE_RUN_DIR/$1.json" "$2" "$3" "${4:-}"
+  node_start "$1" "$NODE_RUN_DIR/$1.json"
+  await_ready "$1" "http://127.0.0.1:$2"
 }
 
 # node_stop SIGNAL NAME...: sends SIGNAL (TERM: a graceful stop) to every NAME that runs, then waits
