@@ -3,7 +3,7 @@
 set -uo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
-require python3 "apt-get install python3 (status.sh reads the nodes' /v0/cluster JSON with it)"
+require python3 "status.sh reads the nodes' /v0/cluster JSON with it"
 for port in "${PORTS[@]}"; do
   url="http://127.0.0.1:$port"
   if pid=$(node_pid "node-$port") && curl -sf "$url/v0/status" > /dev/null; then

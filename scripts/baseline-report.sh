@@ -13,8 +13,7 @@ source scripts/lib/bench.sh
 export REPORT=baseline KEYS=${KEYS:-100000} KEEP_NODES=1
 export BASE_PORT=${BASE_PORT:-8090} HZ_PORT=${HZ_PORT:-5711}
 DURATION=${DURATION:-15s}
-use_work_dir
-build_jar
+prepare_run
 export JAR=$NODE_JAR # scripts/profile runs its load tool from the same jar, without building
 
 start_single single "$BASE_PORT" "$work/single"

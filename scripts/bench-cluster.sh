@@ -21,10 +21,7 @@ export KEYS VALUE=${VALUE:-100}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
-require wrk "apt-get install wrk"
-require bc "apt-get install bc"
-use_work_dir
-build_jar
+prepare_run wrk bc
 
 single="http://127.0.0.1:$BASE_PORT"
 entry="http://127.0.0.1:$((BASE_PORT + 1))"

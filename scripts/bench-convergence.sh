@@ -23,11 +23,7 @@ export KEYS VALUE=${VALUE:-100}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
-require wrk "apt-get install wrk"
-require bc "apt-get install bc"
-require python3 "apt-get install python3"
-use_work_dir
-build_jar
+prepare_run wrk bc python3
 
 ports=("$BASE_PORT" $((BASE_PORT + 1)) $((BASE_PORT + 2)))
 node1="http://127.0.0.1:${ports[0]}"

@@ -47,10 +47,8 @@ HZ_PORT=${HZ_PORT:-5711}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
-require bc "apt-get install bc"
 mkdir -p "$OUT"
-use_work_dir
-build_jar
+prepare_run bc
 # Every node with GC logging; node and GC logs kept in OUT.
 read -ra JVM_OPTIONS <<< "$NODE_OPTS"
 NODE_LOG_DIR=$OUT
@@ -58,6 +56,17 @@ NODE_GC_LOG_DIR=$OUT
 tables="$OUT/tables.md"
 : > "$tables"
 say() { echo "$@" | tee -a "$tables"; }
+# table TITLE COLUMN...: a section of the tables and the head of its table.
+table() {
+  local title=$1 head="|" rule="|" column
+  shift
+  for column in "$@"; do head+=" $column |"; rule+=" --- |"; done
+  say ""
+  say "## $title"
+  say ""
+  say "$head"
+  say "$rule"
+}
 say "# quorumkv performance run $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
 say ""
 say "Nodes: -Xms$HEAP -Xmx$HEAP $NODE_OPTS $NODE_CONF; jar ${JAR:-built from the commit}; load tool: bench, ${ROUNDS} interleaved rounds of ${DURATION} s after ${WARMUP} s warm-up; medians."
@@ -81,6 +90,8 @@ declare -A results
 # record KEY VALUE: appends a round's figure; med KEY: the median of the rounds.
 record() { results[$1]+="$2 "; }
 med() { echo "${results[$1]}" | median; }
+# half_saturation WORKLOAD CONNECTIONS: the rate of the tail runs, half the median saturation.
+half_saturation() { printf '%.0f' "$(echo "$(med "sat-$1-c$2") / 2" | bc -l)"; }
 
 single_url="http://127.0.0.1:$BASE_PORT"
 start_filled_single() {
@@ -107,11 +118,8 @@ if [[ $STAGES == *single* || $STAGES == *tails* ]]; then
       done
     done
   done
-  say ""
-  say "## Single node, $KEYS records, saturation"
-  say ""
-  say "| connections | GET /v0/status | GET /v0/entity | PUT /v0/entity | GET / status | PUT / status |"
-  say "| --- | --- | --- | --- | --- | --- |"
+  table "Single node, $KEYS records, saturation" \
+    connections "GET /v0/status" "GET /v0/entity" "PUT /v0/entity" "GET / status" "PUT / status"
   for c in 64 1; do
     s=$(med "sat-status-c$c"); g=$(med "sat-get-c$c"); p=$(med "sat-put-c$c")
     say "| $c | $(printf '%.0f' "$s") | $(printf '%.0f' "$g") | $(printf '%.0f' "$p") | **$(ratio "$g" "$s")** | **$(ratio "$p" "$s")** |"
@@ -127,7 +135,7 @@ tails() {
   for round in $(seq "$ROUNDS"); do
     for c in 64 1; do
       for w in get put; do
-        rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
+        rate=$(half_saturation "$w" "$c")
         for target in "$w" status; do
           name="tail$pass-$w-c$c-$target-r$round"
           bench "$name" "$single_url" --rate "$rate" --connections "$c" --workload "$target" --keys "$KEYS" \
@@ -140,14 +148,11 @@ tails() {
       done
     done
   done
-  say ""
-  say "## Single node, tail latency at half of saturation (ms, entity against status at the same rate)$title"
-  say ""
-  say "| workload | connections | rate | entity p99 | status p99 | ratio | entity p99.9 | status p99.9 | ratio |"
-  say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  table "Single node, tail latency at half of saturation (ms, entity against status at the same rate)$title" \
+    workload connections rate "entity p99" "status p99" ratio "entity p99.9" "status p99.9" ratio
   for w in get put; do
     for c in 64 1; do
-      rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
+      rate=$(half_saturation "$w" "$c")
       e99=$(med "p99$pass-$w-c$c-$w"); s99=$(med "p99$pass-$w-c$c-status")
       e999=$(med "p999$pass-$w-c$c-$w"); s999=$(med "p999$pass-$w-c$c-status")
       say "| ${w^^} | $c | $rate | $e99 | $s99 | **$(ratio "$e99" "$s99")** | $e999 | $s999 | **$(ratio "$e999" "$s999")** |"
@@ -189,11 +194,8 @@ if [[ $STAGES == *cluster* ]]; then
       printf 'round %d  cluster %-9s %10.0f req/s\n' "$round" "$name" "$(throughput "$file")"
     done
   done
-  say ""
-  say "## Local 3-node cluster, $CLUSTER_KEYS records, saturation through one node (64 connections)"
-  say ""
-  say "| workload | baseline | req/s | compared | req/s | ratio |"
-  say "| --- | --- | --- | --- | --- | --- |"
+  table "Local 3-node cluster, $CLUSTER_KEYS records, saturation through one node (64 connections)" \
+    workload baseline req/s compared req/s ratio
   for w in put get; do
     b=$(med "$w-1/1"); x=$(med "$w-2/3")
     say "| ${w^^} | 1/1 | $(printf '%.0f' "$b") | 2/3 | $(printf '%.0f' "$x") | **$(ratio "$x" "$b")** |"
@@ -204,11 +206,7 @@ if [[ $STAGES == *cluster* ]]; then
   done
 fi
 
-say ""
-say "## GC pauses (every node, whole run)"
-say ""
-say "| node | pauses | max ms | total ms | OutOfMemoryError |"
-say "| --- | --- | --- | --- | --- |"
+table "GC pauses (every node, whole run)" node pauses "max ms" "total ms" OutOfMemoryError
 for log in "$OUT"/gc-*.log; do
   name=$(basename "$log" .log); name=${name#gc-}
   stats=$(grep 'Pause' "$log" | grep -o '[0-9.]*ms$' | tr -d 'ms' \

@@ -18,10 +18,7 @@ export KEYS VALUE=${VALUE:-100}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
-require wrk "apt-get install wrk"
-require bc "apt-get install bc"
-use_work_dir
-build_jar
+prepare_run wrk bc
 
 url="http://127.0.0.1:$PORT"
 start_single node "$PORT" "$work/data"

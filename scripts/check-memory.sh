@@ -20,8 +20,7 @@ PORT=${PORT:-8098}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
-use_work_dir
-build_jar
+prepare_run bc
 sampler=""
 trap '[ -z "$sampler" ] || kill "$sampler" 2> /dev/null; cleanup_work_dir' EXIT
 url="http://127.0.0.1:$PORT"

@@ -25,8 +25,7 @@ HEAP=${HEAP:-128m}
 source scripts/lib/bench.sh
 mvn -q -B dependency:get -Dartifact="tools.profiler:async-profiler:$PROFILER_VERSION"
 mkdir -p "$OUT"
-use_work_dir
-build_jar
+prepare_run unzip
 unzip -q -o "$HOME/.m2/repository/tools/profiler/async-profiler/$PROFILER_VERSION/async-profiler-$PROFILER_VERSION.jar" \
   'linux-x64/*' -d "$work"
 agent="$work/linux-x64/libasyncProfiler.so"

@@ -4,6 +4,15 @@
 # shellcheck source=node.sh
 source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
 
+# prepare_run [COMMAND...]: what every measuring script does first: checks that the COMMANDs are
+# installed, makes its work directory (use_work_dir) and builds the jar it runs (build_jar).
+prepare_run() {
+  local command
+  for command in "$@"; do require "$command"; done
+  use_work_dir
+  build_jar
+}
+
 # build_jar: builds the node's jar and runs this script's nodes and tools from a copy of it in
 # $work (a build during the run must not change the jar under a running node). JAR=FILE runs
 # that jar instead, without building.

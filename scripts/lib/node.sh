@@ -18,9 +18,9 @@ NODE_LOG_DIR=""
 NODE_GC_LOG_DIR=""
 JVM_OPTIONS=()
 
-# require COMMAND HOW: stops the script unless COMMAND is installed, saying HOW to get it.
+# require COMMAND [WHAT_FOR]: stops the script unless COMMAND (a Debian package of that name) is installed.
 require() {
-  command -v "$1" > /dev/null || { echo "$1 is not installed: $2" >&2; exit 1; }
+  command -v "$1" > /dev/null || { echo "$1 is not installed${2:+ ($2)}: apt-get install $1" >&2; exit 1; }
 }
 
 # write_conf FILE PORT DATA_DIR [JSON_KEYS]: the conf of a node on http://127.0.0.1:PORT with two
@@ -175,7 +175,7 @@ cleanup_work_dir() {
 # (bound to j), e.g. json_at http://127.0.0.1:8080/v0/cluster 'j["readRepairs"]["sent"]'.
 json_at() {
   local body
-  require python3 "apt-get install python3 (it reads the nodes' JSON)"
+  require python3 "it reads the nodes' JSON"
   body=$(curl -sf -m 10 "$1") || { echo "GET $1 failed" >&2; return 1; }
   python3 -c 'import json, sys; j = json.load(sys.stdin); print(eval(sys.argv[1]))' "$2" <<< "$body"
 }
