@@ -24,9 +24,17 @@ build_jar() {
 }
 
 # fill URL KEYS [QUERY [PREFIX]]: writes KEYS records of VALUE (default 100) bytes through the node
-# at URL on 64 connections (QUERY: "&ack=3&from=3"; PREFIX of the keys: k), prints the last line.
+# at URL on 64 connections (QUERY: "&ack=3&from=3"; PREFIX of the keys: k); prints the tool's
+# summary, or its error (the exception and causes, without the stack) to standard error.
 fill() {
-  java -cp "$NODE_JAR" io.quorumkv.bench.Fill "$1" "$2" "${VALUE:-100}" 64 "${@:3}" 2>&1 | tr '\r' '\n' | tail -n 1
+  local out
+  if out=$(java -cp "$NODE_JAR" io.quorumkv.bench.Fill "$1" "$2" "${VALUE:-100}" 64 "${@:3}" 2>&1); then
+    tr '\r' '\n' <<< "$out" | tail -n 1
+  else
+    echo "filling $1 failed:" >&2
+    tr '\r' '\n' <<< "$out" | grep -v -e '^\s*at ' -e '^\s*\.\.\. [0-9]* more' >&2
+    return 1
+  fi
 }
 
 # wrk_rate OUT URL WORKLOAD: one wrk run of scripts/wrk/WORKLOAD.lua, DURATION s on CONNECTIONS
