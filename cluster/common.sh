@@ -1,39 +1,23 @@
-# Shared by the cluster scripts: where the local 3-node cluster keeps its pids and logs.
-CLUSTER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$CLUSTER_DIR")"
-RUN_DIR="$ROOT/data/run"
-PORTS=(8080 8081 8082)
-JAVA_OPTS=${JAVA_OPTS:-"-Xms256m -Xmx256m"} # the whole heap from the start: fewer, not longer, GC pauses
-mkdir -p "$RUN_DIR"
-
-pid_of() { cat "$RUN_DIR/node-$1.pid" 2>/dev/null; }
-is_running() { local pid; pid=$(pid_of "$1"); [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
-
-start_node() {
-  local port=$1
-  if is_running "$port"; then echo "node $port already running (pid $(pid_of "$port"))"; return; fi
-  (cd "$ROOT" || exit 1
-   nohup java $JAVA_OPTS -jar target/quorumkv.jar --config "cluster/node-$port.json" > "$RUN_DIR/node-$port.log" 2>&1 &
-   echo $! > "$RUN_DIR/node-$port.pid")
-  echo "node $port starting (pid $(pid_of "$port"), log data/run/node-$port.log)"
-}
-
-stop_node() {
-  local port=$1 signal=${2:-TERM}
-  if ! is_running "$port"; then echo "node $port not running"; return; fi
-  local pid; pid=$(pid_of "$port")
-  kill "-$signal" "$pid"
-  for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  rm -f "$RUN_DIR/node-$port.pid"
-  echo "node $port stopped ($signal)"
-}
-
-await_ready() {
-  local port=$1
-  for _ in $(seq 300); do
-    curl -sf "http://127.0.0.1:$port/v0/status" >/dev/null && { echo "node $port ready"; return 0; }
-    is_running "$port" || { echo "node $port exited: $(tail -1 "$RUN_DIR/node-$port.log")"; return 1; }
-    sleep 0.1
-  done
-  echo "node $port not ready after 30 s"; return 1
-}
+# shellcheck shell=bash
+# Shared by the cluster scripts. The cluster is the node-PORT.json confs of cluster/ (nodes on
+# 127.0.0.1:8080-8082, data in data/node-PORT); the nodes' pids and logs go to data/run.
+# CLUSTER_HOME=DIR runs the cluster of DIR/node-PORT.json instead, pids and logs in DIR/run: the
+# default cluster's files are then neither read nor touched. Nodes start with -Xms and -Xmx both
+# HEAP (default 256m, scripts/lib/node.sh) and the options of JAVA_OPTS.
+# shellcheck source=../scripts/lib/node.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/node.sh"
+CLUSTER_DIR="$QKV_ROOT/cluster"
+if [ -n "${CLUSTER_HOME:-}" ]; then
+  CONF_DIR=$(realpath "$CLUSTER_HOME")
+  NODE_RUN_DIR="$CONF_DIR/run"
+else
+  CONF_DIR=$CLUSTER_DIR
+  NODE_RUN_DIR="$QKV_ROOT/data/run"
+fi
+PORTS=()
+for conf in "$CONF_DIR"/node-*.json; do
+  [ -e "$conf" ] || { echo "no node-PORT.json conf in $CONF_DIR" >&2; exit 1; }
+  port=${conf##*/node-}
+  PORTS+=("${port%.json}")
+done
+read -ra JVM_OPTIONS <<< "${JAVA_OPTS:-}"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the jar and starts the local 3-node cluster (ports 8080-8082) in the background.
 set -euo pipefail
+# shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
-(cd "$ROOT" && mvn -q -B -DskipTests package)
-for port in "${PORTS[@]}"; do start_node "$port"; done
-for port in "${PORTS[@]}"; do await_ready "$port"; done
+(cd "$QKV_ROOT" && mvn -q -B -DskipTests package)
+start_nodes "$CONF_DIR" "${PORTS[@]}"
 "$CLUSTER_DIR/status.sh"

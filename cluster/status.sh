@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Shows which nodes of the local cluster are up, and what each one's membership sees.
+# Shows which nodes of the local cluster are up, and which nodes each one's membership sees alive.
 set -uo pipefail
+# shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+require python3 "status.sh reads the nodes' /v0/cluster JSON with it"
 for port in "${PORTS[@]}"; do
-  if is_running "$port" && curl -sf "http://127.0.0.1:$port/v0/status" >/dev/null; then
-    seen=$(curl -sf "http://127.0.0.1:$port/v0/cluster" | tr -d ' \n' | grep -o '"url":"[^"]*","alive":true' | grep -o '127.0.0.1:[0-9]*' | tr '\n' ' ')
-    echo "node $port UP    (pid $(pid_of "$port")) sees alive: $seen"
-  elif is_running "$port"; then
-    echo "node $port STARTING (pid $(pid_of "$port"))"
+  url="http://127.0.0.1:$port"
+  if pid=$(node_pid "node-$port") && curl -sf "$url/v0/status" > /dev/null; then
+    seen=$(json_at "$url/v0/cluster" '" ".join(n["url"].split("://")[-1] for n in j["nodes"] if n["alive"])')
+    echo "node $port UP       (pid $pid) sees alive: $seen"
+  elif [ -n "${pid:-}" ]; then
+    echo "node $port STARTING (pid $pid)"
   else
     echo "node $port DOWN"
   fi

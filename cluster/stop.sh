@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Stops every node of the local cluster gracefully (SIGTERM).
+# Stops every node of the local cluster gracefully (SIGTERM), all at once.
 set -uo pipefail
+# shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
-for port in "${PORTS[@]}"; do stop_node "$port" & done
-wait
+node_stop TERM "${PORTS[@]/#/node-}"

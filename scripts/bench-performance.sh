@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The performance targets of docs/performance.md, measured side by side in one run with the
-# project's own load tool (java -jar target/quorumkv.jar bench), every node at -Xms128m -Xmx128m:
+# project's own load tool (java -jar target/quorumkv.jar bench), every node at -Xms and -Xmx HEAP
+# (default 128m, the size of the targets), their data in a temporary directory deleted at the end:
 #
 #   single   one node holding KEYS records: saturation of GET and PUT /v0/entity against
 #            GET /v0/status (no storage), 64 and 1 connections, interleaved rounds, medians
 #   tails    p99 and p99.9 at half of each saturation (1 and 64 connections, TAIL_WARMUP s of warm-up), entity against
 #            status driven at the same rate and connections, interleaved rounds, medians; then again
 #            with the node and the load tool pinned to separate CPUs (PIN_TAILS=no skips this pass)
-#   cluster  a local 3-node cluster: PUT and GET at 2/3 against 1/1, and 1/1 sent to a node
+#   cluster  a 3-node cluster of its own: PUT and GET at 2/3 against 1/1, and 1/1 sent to a node
 #            that is not the key's owner against 1/1 sent to the owner
 #   gc       GC pauses of every node during the run, against the p99s above
 #
@@ -19,6 +20,8 @@
 #   NODE_CONF='"storage": {"workers": 2}' scripts/bench-performance.sh  # extra conf keys of the nodes
 #   JAR=/tmp/before.jar SINGLE_DATA=/tmp/filled scripts/bench-performance.sh
 #       # another build of the node, and a copy of a data dir filled before (skips the fill)
+#   BASE_PORT=8090 HZ_PORT=5711 scripts/bench-performance.sh  # single node's port, the cluster's
+#       # three are the next ones; the cluster's first Hazelcast port
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,42 +39,38 @@ TAIL_WARMUP=${TAIL_WARMUP:-10}
 PIN_TAILS=${PIN_TAILS:-$([ "$(nproc)" -ge 2 ] && echo yes || echo no)}
 HEAP=${HEAP:-128m}
 NODE_OPTS=${NODE_OPTS:-}
-NODE_CONF=${NODE_CONF:+, $NODE_CONF}
+NODE_CONF=${NODE_CONF:-}
 SINGLE_DATA=${SINGLE_DATA:-}
 OUT=${OUT:-$(mktemp -d /tmp/quorumkv-perf.XXXX)}
 BASE_PORT=${BASE_PORT:-8090}
+HZ_PORT=${HZ_PORT:-5711}
 
-source scripts/bench-lib.sh
-command -v bc >/dev/null || { echo "bc is not installed: apt-get install bc" >&2; exit 1; }
-[ -n "${JAR:-}" ] || mvn -q -B -DskipTests package
+# shellcheck source=lib/bench.sh
+source scripts/lib/bench.sh
 mkdir -p "$OUT"
-work=$(mktemp -d)
-cp "${JAR:-target/quorumkv.jar}" "$work/quorumkv.jar" # later builds must not change the jar under a running node
-cleanup() {
-  stop_pids
-  rm -rf "$work"
-}
-trap cleanup EXIT
+prepare_run bc
+# Every node with GC logging; node and GC logs kept in OUT.
+read -ra JVM_OPTIONS <<< "$NODE_OPTS"
+NODE_LOG_DIR=$OUT
+NODE_GC_LOG_DIR=$OUT
 tables="$OUT/tables.md"
 : > "$tables"
 say() { echo "$@" | tee -a "$tables"; }
+# table TITLE COLUMN...: a section of the tables and the head of its table.
+table() {
+  local title=$1 head="|" rule="|" column
+  shift
+  for column in "$@"; do head+=" $column |"; rule+=" --- |"; done
+  say ""
+  say "## $title"
+  say ""
+  say "$head"
+  say "$rule"
+}
 say "# quorumkv performance run $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
 say ""
-say "Nodes: -Xms$HEAP -Xmx$HEAP $NODE_OPTS ${NODE_CONF#, }; jar ${JAR:-built from the commit}; load tool: bench, ${ROUNDS} interleaved rounds of ${DURATION} s after ${WARMUP} s warm-up; medians."
+say "Nodes: -Xms$HEAP -Xmx$HEAP $NODE_OPTS $NODE_CONF; jar ${JAR:-built from the commit}; load tool: bench, ${ROUNDS} interleaved rounds of ${DURATION} s after ${WARMUP} s warm-up; medians."
 echo "outputs in $OUT"
-
-# start_node NAME CONF: starts a node in the background with GC logging, waits for it to answer.
-start_node() {
-  local name=$1 conf=$2 port
-  port=$(sed -n 's/.*"url": *"http:\/\/127.0.0.1:\([0-9]*\)".*/\1/p' "$conf")
-  # shellcheck disable=SC2086
-  # The whole heap from the start: G1 grown from a small initial heap kept a young generation of
-  # ~18 MB and collected 3.4x as long in all (docs/performance.md, "GC and memory").
-  java -Xms"$HEAP" -Xmx"$HEAP" $NODE_OPTS -Xlog:gc:file="$OUT/gc-$name.log" -jar "$work/quorumkv.jar" --config "$conf" \
-    2> "$OUT/node-$name.log" &
-  pids+=($!)
-  await_ready "http://127.0.0.1:$port" "$OUT/node-$name.log"
-}
 
 # bench NAME URL ARGS...: one load-tool run (started through the tool_prefix command, if any);
 # its output goes to OUT/NAME.txt.
@@ -79,7 +78,7 @@ tool_prefix=()
 bench() {
   local name=$1 url=$2
   shift 2
-  "${tool_prefix[@]}" java -jar "$work/quorumkv.jar" bench --url "$url" --duration "${DURATION}s" --warmup "${WARMUP}s" "$@" \
+  "${tool_prefix[@]}" java -jar "$NODE_JAR" bench --url "$url" --duration "${DURATION}s" --warmup "${WARMUP}s" "$@" \
     > "$OUT/$name.txt" 2> /dev/null || echo "  $name: the load tool reported errors, see $OUT/$name.txt" >&2
   if grep -q "Non-2xx" "$OUT/$name.txt"; then echo "  $name: $(grep Non-2xx "$OUT/$name.txt")" >&2; fi
 }
@@ -91,26 +90,25 @@ declare -A results
 # record KEY VALUE: appends a round's figure; med KEY: the median of the rounds.
 record() { results[$1]+="$2 "; }
 med() { echo "${results[$1]}" | median; }
+# half_saturation WORKLOAD CONNECTIONS: the rate of the tail runs, half the median saturation.
+half_saturation() { printf '%.0f' "$(echo "$(med "sat-$1-c$2") / 2" | bc -l)"; }
 
 single_url="http://127.0.0.1:$BASE_PORT"
-start_single() {
-  cat > "$work/single.json" <<CONF
-{ "url": "$single_url", "dataDir": "$work/single", "eventLoops": 2 $NODE_CONF }
-CONF
+start_filled_single() {
   if [ -n "$SINGLE_DATA" ]; then
     cp -r "$SINGLE_DATA" "$work/single"
-    start_node single "$work/single.json"
+    start_single single "$BASE_PORT" "$work/single" "$NODE_CONF"
   else
-    start_node single "$work/single.json"
+    start_single single "$BASE_PORT" "$work/single" "$NODE_CONF"
     echo "filling the single node with $KEYS records of $VALUE bytes..."
-    java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$single_url" "$KEYS" "$VALUE" 64 > /dev/null
+    fill "$single_url" "$KEYS" > /dev/null
   fi
   # Warms the JIT of the node and of the tool before anything is recorded.
   for w in status get put; do bench "warm-$w" "$single_url" --rate max --workload "$w" --keys "$KEYS"; done
 }
 
 if [[ $STAGES == *single* || $STAGES == *tails* ]]; then
-  start_single
+  start_filled_single
   for round in $(seq "$ROUNDS"); do
     for c in 64 1; do
       for w in status get put; do
@@ -120,11 +118,8 @@ if [[ $STAGES == *single* || $STAGES == *tails* ]]; then
       done
     done
   done
-  say ""
-  say "## Single node, $KEYS records, saturation"
-  say ""
-  say "| connections | GET /v0/status | GET /v0/entity | PUT /v0/entity | GET / status | PUT / status |"
-  say "| --- | --- | --- | --- | --- | --- |"
+  table "Single node, $KEYS records, saturation" \
+    connections "GET /v0/status" "GET /v0/entity" "PUT /v0/entity" "GET / status" "PUT / status"
   for c in 64 1; do
     s=$(med "sat-status-c$c"); g=$(med "sat-get-c$c"); p=$(med "sat-put-c$c")
     say "| $c | $(printf '%.0f' "$s") | $(printf '%.0f' "$g") | $(printf '%.0f' "$p") | **$(ratio "$g" "$s")** | **$(ratio "$p" "$s")** |"
@@ -140,7 +135,7 @@ tails() {
   for round in $(seq "$ROUNDS"); do
     for c in 64 1; do
       for w in get put; do
-        rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
+        rate=$(half_saturation "$w" "$c")
         for target in "$w" status; do
           name="tail$pass-$w-c$c-$target-r$round"
           bench "$name" "$single_url" --rate "$rate" --connections "$c" --workload "$target" --keys "$KEYS" \
@@ -153,14 +148,11 @@ tails() {
       done
     done
   done
-  say ""
-  say "## Single node, tail latency at half of saturation (ms, entity against status at the same rate)$title"
-  say ""
-  say "| workload | connections | rate | entity p99 | status p99 | ratio | entity p99.9 | status p99.9 | ratio |"
-  say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  table "Single node, tail latency at half of saturation (ms, entity against status at the same rate)$title" \
+    workload connections rate "entity p99" "status p99" ratio "entity p99.9" "status p99.9" ratio
   for w in get put; do
     for c in 64 1; do
-      rate=$(printf '%.0f' "$(echo "$(med "sat-$w-c$c") / 2" | bc -l)")
+      rate=$(half_saturation "$w" "$c")
       e99=$(med "p99$pass-$w-c$c-$w"); s99=$(med "p99$pass-$w-c$c-status")
       e999=$(med "p999$pass-$w-c$c-$w"); s999=$(med "p999$pass-$w-c$c-status")
       say "| ${w^^} | $c | $rate | $e99 | $s99 | **$(ratio "$e99" "$s99")** | $e999 | $s999 | **$(ratio "$e999" "$s999")** |"
@@ -175,26 +167,17 @@ if [[ $STAGES == *tails* ]]; then
     # The same runs with the node's threads on the last CPU and the load tool's on the others: no
     # thread of one waits for a core behind a thread of the other (docs/performance.md, "The tails").
     last=$(( $(nproc) - 1 ))
-    taskset -a -cp "$last" "${pids[0]}" > /dev/null
+    taskset -a -cp "$last" "$(node_pid single)" > /dev/null
     tails "-pinned" ", node pinned to CPU $last, load tool to CPUs 0-$((last - 1))" taskset -c "0-$((last - 1))"
-    taskset -a -cp "0-$last" "${pids[0]}" > /dev/null
+    taskset -a -cp "0-$last" "$(node_pid single)" > /dev/null
   fi
 fi
 
 if [[ $STAGES == *cluster* ]]; then
-  urls=() members=()
-  for i in 1 2 3; do urls+=("\"http://127.0.0.1:$((BASE_PORT + i))\""); members+=("\"127.0.0.1:$((5710 + i))\""); done
-  for i in 1 2 3; do
-    cat > "$work/node$i.json" <<CONF
-{ "url": "http://127.0.0.1:$((BASE_PORT + i))", "cluster": [$(IFS=,; echo "${urls[*]}")],
-  "dataDir": "$work/node$i", "eventLoops": 2 $NODE_CONF,
-  "hazelcast": { "port": $((5710 + i)), "members": [$(IFS=,; echo "${members[*]}")], "clusterName": "quorumkv-perf-$$" } }
-CONF
-  done
-  for i in 1 2 3; do start_node "node$i" "$work/node$i.json"; done
+  start_cluster "$work/cluster" "$HZ_PORT" "$NODE_CONF" $((BASE_PORT + 1)) $((BASE_PORT + 2)) $((BASE_PORT + 3))
   entry="http://127.0.0.1:$((BASE_PORT + 1))"
   echo "filling the cluster with $CLUSTER_KEYS records (3 copies each)..."
-  java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$entry" "$CLUSTER_KEYS" "$VALUE" 64 "&ack=3&from=3" > /dev/null
+  fill "$entry" "$CLUSTER_KEYS" "&ack=3&from=3" > /dev/null
   runs=("put-1/1 put 1 1 any" "get-1/1 get 1 1 any" "put-2/3 put 2 3 any" "get-2/3 get 2 3 any"
         "put-owner put 1 1 owner" "put-other put 1 1 other" "get-owner get 1 1 owner" "get-other get 1 1 other")
   # A freshly started cluster needs a long warm-up: four JVMs compile on two cores.
@@ -211,11 +194,8 @@ CONF
       printf 'round %d  cluster %-9s %10.0f req/s\n' "$round" "$name" "$(throughput "$file")"
     done
   done
-  say ""
-  say "## Local 3-node cluster, $CLUSTER_KEYS records, saturation through one node (64 connections)"
-  say ""
-  say "| workload | baseline | req/s | compared | req/s | ratio |"
-  say "| --- | --- | --- | --- | --- | --- |"
+  table "Local 3-node cluster, $CLUSTER_KEYS records, saturation through one node (64 connections)" \
+    workload baseline req/s compared req/s ratio
   for w in put get; do
     b=$(med "$w-1/1"); x=$(med "$w-2/3")
     say "| ${w^^} | 1/1 | $(printf '%.0f' "$b") | 2/3 | $(printf '%.0f' "$x") | **$(ratio "$x" "$b")** |"
@@ -226,16 +206,12 @@ CONF
   done
 fi
 
-say ""
-say "## GC pauses (every node, whole run)"
-say ""
-say "| node | pauses | max ms | total ms | OutOfMemoryError |"
-say "| --- | --- | --- | --- | --- |"
+table "GC pauses (every node, whole run)" node pauses "max ms" "total ms" OutOfMemoryError
 for log in "$OUT"/gc-*.log; do
   name=$(basename "$log" .log); name=${name#gc-}
   stats=$(grep 'Pause' "$log" | grep -o '[0-9.]*ms$' | tr -d 'ms' \
     | awk '{n++; t+=$1; if ($1 > m) m = $1} END {printf "%d | %.1f | %.0f", n, m, t}')
-  oom=$(grep -c OutOfMemoryError "$OUT/node-$name.log" || true)
+  oom=$(grep -c OutOfMemoryError "$OUT/$name.log" || true)
   say "| $name | $stats | $oom |"
 done
 echo

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Memory check: a node at -Xmx128m holding RECORDS records streams all of them, as one range,
-# to a reader slowed to READ_RATE bytes/s. Samples the node's heap (GET /metrics) and resident
-# memory while it does, and exits non-zero on a violation: the node dies or runs out of memory,
-# the range is incomplete, or the old generation grows by more than OLD_GEN_GROWTH_MB during
-# the range (what buffering the range in the heap instead of back-pressure would do).
+# Memory check: a node at -Xms and -Xmx HEAP (default 128m) holding RECORDS records streams all
+# of them, as one range, to a reader slowed to READ_RATE bytes/s. Samples the node's heap (GET
+# /metrics) and resident memory while it does, and exits non-zero on a violation: the node dies
+# or runs out of memory, the range is incomplete, or the old generation grows by more than
+# OLD_GEN_GROWTH_MB during the range (what buffering the range in the heap instead of
+# back-pressure would do). The node (PORT, default 8098) keeps its data in a temporary directory.
 #
 #   scripts/check-memory.sh                      # 1,000,000 records, reader at 4 MB/s
 #   RECORDS=200000 READ_RATE=2M scripts/check-memory.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/bench-lib.sh
 
 RECORDS=${RECORDS:-1000000}
 VALUE=${VALUE:-100}
@@ -18,27 +18,17 @@ HEAP=${HEAP:-128m}
 OLD_GEN_GROWTH_MB=${OLD_GEN_GROWTH_MB:-24}
 PORT=${PORT:-8098}
 
-mvn -q -B -DskipTests package
-work=$(mktemp -d)
-cp target/quorumkv.jar "$work/quorumkv.jar"
-url="http://127.0.0.1:$PORT"
-cat > "$work/node.json" <<CONF
-{ "url": "$url", "dataDir": "$work/data", "eventLoops": 2 }
-CONF
-java -Xmx"$HEAP" -jar "$work/quorumkv.jar" --config "$work/node.json" 2> "$work/node.log" &
-node=$!
+# shellcheck source=lib/bench.sh
+source scripts/lib/bench.sh
+prepare_run bc
 sampler=""
-cleanup() {
-  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
-  kill "$node" 2>/dev/null || true
-  wait "$node" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-await_ready "$url" "$work/node.log"
+trap '[ -z "$sampler" ] || kill "$sampler" 2> /dev/null; cleanup_work_dir' EXIT
+url="http://127.0.0.1:$PORT"
+start_single node "$PORT" "$work/data"
+node=$(node_pid node)
 
-echo "filling $RECORDS records of $VALUE bytes (node at -Xmx$HEAP)..."
-java -cp "$work/quorumkv.jar" io.quorumkv.bench.Fill "$url" "$RECORDS" "$VALUE" 64 2>&1 | tr '\r' '\n' | tail -1
+echo "filling $RECORDS records of $VALUE bytes (node at -Xms$HEAP -Xmx$HEAP)..."
+fill "$url" "$RECORDS"
 
 # heap_mb POOL_REGEX: the summed used bytes of the heap pools matching the regex, in MB.
 heap_mb() {
@@ -61,8 +51,8 @@ printf 'range: %d records in %.1f s; %d samples: heap peak %s MB, old generation
   "$received" "$seconds" "$(wc -l < "$work/samples.txt")" "$heap_peak" "$old_peak" "$old_before" "$rss_peak"
 
 failed=0
-if ! kill -0 "$node" 2>/dev/null; then echo "VIOLATION: the node died: $(tail -3 "$work/node.log")"; failed=1; fi
-if grep -q OutOfMemoryError "$work/node.log"; then echo "VIOLATION: OutOfMemoryError in the node's log"; failed=1; fi
+if ! node_pid node > /dev/null; then echo "VIOLATION: the node died: $(tail -3 "$(node_log node)")"; failed=1; fi
+if grep -q OutOfMemoryError "$(node_log node)"; then echo "VIOLATION: OutOfMemoryError in the node's log"; failed=1; fi
 if [ "$received" -ne "$RECORDS" ]; then echo "VIOLATION: the range had $received records, not $RECORDS"; failed=1; fi
 if (( $(echo "$old_peak - $old_before > $OLD_GEN_GROWTH_MB" | bc -l) )); then
   echo "VIOLATION: the old generation grew by more than $OLD_GEN_GROWTH_MB MB during the range"; failed=1

@@ -1,0 +1,52 @@
+# shellcheck shell=bash
+# Sourced by the measuring scripts of scripts/: the node helpers of node.sh, and what measuring
+# adds to them (the jar under test, filling, wrk runs, medians).
+# shellcheck source=node.sh
+source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
+
+# prepare_run [COMMAND...]: what every measuring script does first: checks that the COMMANDs are
+# installed, makes its work directory (use_work_dir) and builds the jar it runs (build_jar).
+prepare_run() {
+  local command
+  for command in "$@"; do require "$command"; done
+  use_work_dir
+  build_jar
+}
+
+# build_jar: builds the node's jar and runs this script's nodes and tools from a copy of it in
+# $work (a build during the run must not change the jar under a running node). JAR=FILE runs
+# that jar instead, without building.
+build_jar() {
+  if [ -n "${JAR:-}" ]; then NODE_JAR=$(realpath "$JAR"); return; fi
+  (cd "$QKV_ROOT" && mvn -q -B -DskipTests package)
+  cp "$QKV_ROOT/target/quorumkv.jar" "$work/quorumkv.jar"
+  NODE_JAR="$work/quorumkv.jar"
+}
+
+# fill URL KEYS [QUERY [PREFIX]]: writes KEYS records of VALUE (default 100) bytes through the node
+# at URL on 64 connections (QUERY: "&ack=3&from=3"; PREFIX of the keys: k); prints the tool's
+# summary, or its error (the exception and causes, without the stack) to standard error.
+fill() {
+  local out
+  if out=$(java -cp "$NODE_JAR" io.quorumkv.bench.Fill "$1" "$2" "${VALUE:-100}" 64 "${@:3}" 2>&1); then
+    tr '\r' '\n' <<< "$out" | tail -n 1
+  else
+    echo "filling $1 failed:" >&2
+    tr '\r' '\n' <<< "$out" | grep -v -e '^\s*at ' -e '^\s*\.\.\. [0-9]* more' >&2
+    return 1
+  fi
+}
+
+# wrk_rate OUT URL WORKLOAD: one wrk run of scripts/wrk/WORKLOAD.lua, DURATION s on CONNECTIONS
+# connections (KEYS, VALUE, QUORUM and PREFIX reach the Lua script through the environment), its
+# output kept in OUT; prints its requests/s and warns of non-2xx answers.
+wrk_rate() {
+  wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s "$QKV_ROOT/scripts/wrk/$3.lua" "$2" > "$1"
+  if grep -q "Non-2xx" "$1"; then echo "  $(basename "$1"): $(grep Non-2xx "$1")" >&2; fi
+  awk '/Requests\/sec/ {print $2}' "$1"
+}
+
+# The median of the numbers on standard input (separated by spaces or newlines).
+median() {
+  tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+}
