@@ -60,6 +60,9 @@ public final class HazelcastMembership implements LiveNodes {
     config.setProperty("hazelcast.local.localAddress", self.host());
     // Hazelcast listens on every interface unless told otherwise, whatever interface it picks.
     config.setProperty("hazelcast.socket.bind.any", "false");
+    // Outgoing member connections from the node's own address too, not from whatever the kernel picks.
+    config.setProperty("hazelcast.socket.client.bind", "true");
+    config.setProperty("hazelcast.socket.client.bind.any", "false");
     config.setProperty("hazelcast.merge.first.run.delay.seconds", "10");
     config.setProperty("hazelcast.merge.next.run.delay.seconds", "10");
     config.setProperty("hazelcast.phone.home.enabled", "false");

@@ -26,7 +26,9 @@ public final class ReplicaDirectory {
       } else {
         if (client == null) {
           client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-              .setConnectTimeout((int) config.replicaTimeoutMs()).setUserAgentEnabled(false),
+              .setConnectTimeout((int) config.replicaTimeoutMs()).setUserAgentEnabled(false)
+              // From the node's own address, so traffic between two nodes on one host tells who sent it.
+              .setLocalAddress(config.url().host()),
               // A RemoteReplica never has more batches in flight than this, so more connections would idle.
               new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
         }

@@ -12,40 +12,62 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A node started the way an operator starts it: {@code io.quorumkv.Main} in its own JVM. */
+/**
+ * A node started the way an operator starts it: {@code io.quorumkv.Main} in its own JVM,
+ * optionally on a {@link FakeClock}.
+ */
 public final class NodeProcess implements AutoCloseable {
   private static final Pattern READY = Pattern.compile("ready on port (\\d+)");
 
   private final Process process;
   private final Path stderr;
+  private final boolean onFakeClock;
   private int port = -1;
 
-  private NodeProcess(Process process, Path stderr) {
+  private NodeProcess(Process process, Path stderr, boolean onFakeClock) {
     this.process = process;
     this.stderr = stderr;
+    this.onFakeClock = onFakeClock;
   }
 
   /** Starts {@code Main} with the arguments; its stderr goes to {@code logFile}. */
   public static NodeProcess launch(Path logFile, String... args) throws IOException {
+    return launch(logFile, null, args);
+  }
+
+  /** Starts {@code Main} with the arguments, on the fake clock unless it is null; stderr goes to {@code logFile}. */
+  public static NodeProcess launch(Path logFile, FakeClock clock, String... args) throws IOException {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-cp", classpath, "io.quorumkv.Main"));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(logFile.toFile())
-        .start();
-    return new NodeProcess(process, logFile);
+        .redirectError(logFile.toFile());
+    if (clock != null) {
+      builder.environment().putAll(clock.environment());
+    }
+    return new NodeProcess(builder.start(), logFile, clock != null);
   }
 
   public static NodeProcess launchWithConfig(Path confFile, Path logFile) throws IOException {
-    return launch(logFile, "--config", confFile.toString());
+    return launchWithConfig(confFile, logFile, null);
+  }
+
+  /** Starts a node from its conf file, on the fake clock unless it is null. */
+  public static NodeProcess launchWithConfig(Path confFile, Path logFile, FakeClock clock) throws IOException {
+    return launch(logFile, clock, "--config", confFile.toString());
   }
 
   /** Waits for the ready line and returns the HTTP port it names. */
   public int awaitReady() {
-    Await.until("the node prints its ready line (or exits)", Duration.ofSeconds(60), () -> {
+    return awaitReady(Duration.ofSeconds(60));
+  }
+
+  /** Waits at most {@code deadline} for the ready line and returns the HTTP port it names. */
+  public int awaitReady(Duration deadline) {
+    Await.until("the node prints its ready line (or exits)", deadline, () -> {
       Matcher matcher = READY.matcher(log());
       if (matcher.find()) {
         port = Integer.parseInt(matcher.group(1));
@@ -81,7 +103,17 @@ public final class NodeProcess implements AutoCloseable {
   /** SIGKILL: no shutdown hook, no flush. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();
-    process.waitFor(30, TimeUnit.SECONDS);
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("node " + pid() + " still runs 30 s after SIGKILL");
+    }
+    afterExit();
+  }
+
+  /** Removes what a process killed on a fake clock leaves behind. */
+  private void afterExit() {
+    if (onFakeClock) {
+      FakeClock.releaseSharedMemory(pid());
+    }
   }
 
   /** The operating-system process id, for signals such as SIGSTOP. */
@@ -113,6 +145,14 @@ public final class NodeProcess implements AutoCloseable {
   public void close() {
     if (process.isAlive()) {
       process.destroyForcibly();
+      try {
+        process.waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (!process.isAlive()) {
+      afterExit();
     }
   }
 }

@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -19,20 +21,31 @@ import java.util.concurrent.TimeUnit;
  * N nodes as real subprocess JVMs ({@link NodeProcess}), clustered through Hazelcast on loopback
  * under a cluster name of their own, each with its conf file, data directory and log under one
  * test directory. A node can be killed ({@code kill -9}), stopped and continued
- * ({@code SIGSTOP}/{@code SIGCONT}) and started again with the same conf and data.
+ * ({@code SIGSTOP}/{@code SIGCONT}) and started again with the same conf and data. With
+ * {@link Options}, each node can have a loopback address of its own (so a {@link Firewall} can
+ * partition nodes) and a {@link FakeClock}.
  */
 public final class ProcessCluster implements AutoCloseable {
   private final Path dir;
   private final List<String> urls;
+  private final List<String> hosts;
   private final Path[] confs;
+  private final FakeClock[] clocks;
+  private final Duration startTimeout;
   private final NodeProcess[] nodes;
   private final int[] launches;
   private final List<Path> logs = new ArrayList<>();
+  /** Kills the nodes if the test JVM exits (an interrupted run) before {@link #close}. */
+  private final Thread killOnExit = new Thread(this::killAll, "process-cluster-cleanup");
 
-  private ProcessCluster(Path dir, List<String> urls, Path[] confs) {
+  private ProcessCluster(Path dir, List<String> urls, List<String> hosts, Path[] confs, FakeClock[] clocks,
+                         Duration startTimeout) {
     this.dir = dir;
+    this.startTimeout = startTimeout;
     this.urls = urls;
+    this.hosts = hosts;
     this.confs = confs;
+    this.clocks = clocks;
     this.nodes = new NodeProcess[confs.length];
     this.launches = new int[confs.length];
   }
@@ -42,16 +55,23 @@ public final class ProcessCluster implements AutoCloseable {
    * {@code extra} merged into each), starts every node and waits until each sees all alive.
    */
   public static ProcessCluster start(int size, Path dir, JsonObject extra) throws IOException {
+    return start(new Options(size).conf(extra), dir);
+  }
+
+  /** Writes the conf files the options describe under {@code dir}, starts every node and waits until each sees all alive. */
+  public static ProcessCluster start(Options options, Path dir) throws IOException {
+    int size = options.size;
     List<Integer> httpPorts = TestCluster.freePorts(size);
     List<Integer> hazelcastPorts = TestCluster.freePorts(size);
     JsonArray cluster = new JsonArray();
     JsonArray members = new JsonArray();
     for (int i = 0; i < size; i++) {
-      cluster.add("http://127.0.0.1:" + httpPorts.get(i));
-      members.add("127.0.0.1:" + hazelcastPorts.get(i));
+      cluster.add("http://" + options.hosts.get(i) + ":" + httpPorts.get(i));
+      members.add(options.hosts.get(i) + ":" + hazelcastPorts.get(i));
     }
     String clusterName = "proc-test-" + UUID.randomUUID();
     Path[] confs = new Path[size];
+    FakeClock[] clocks = new FakeClock[size];
     for (int i = 0; i < size; i++) {
       JsonObject json = new JsonObject()
           .put("url", cluster.getString(i))
@@ -61,16 +81,21 @@ public final class ProcessCluster implements AutoCloseable {
           .put("storage", new JsonObject().put("workers", 2))
           .put("hazelcast", new JsonObject().put("port", hazelcastPorts.get(i)).put("members", members)
               .put("clusterName", clusterName))
-          .mergeIn(extra, true);
+          .mergeIn(options.extra, true);
       confs[i] = NodeProcess.writeConf(dir, "node-" + i + ".json", json.encodePrettily());
+      if (options.fakeClocks) {
+        clocks[i] = FakeClock.create(dir.resolve("node-" + i + ".faketime"));
+      }
     }
-    ProcessCluster processes = new ProcessCluster(dir, cluster.stream().map(Object::toString).toList(), confs);
+    ProcessCluster processes = new ProcessCluster(dir, cluster.stream().map(Object::toString).toList(),
+        List.copyOf(options.hosts), confs, clocks, options.startTimeout);
+    Runtime.getRuntime().addShutdownHook(processes.killOnExit);
     try {
       for (int i = 0; i < size; i++) {
         processes.launch(i);
       }
       for (int i = 0; i < size; i++) {
-        processes.nodes[i].awaitReady();
+        processes.nodes[i].awaitReady(options.startTimeout);
       }
       processes.awaitAllSeeAll();
     } catch (RuntimeException | Error e) {
@@ -78,6 +103,56 @@ public final class ProcessCluster implements AutoCloseable {
       throw e;
     }
     return processes;
+  }
+
+  /** How to start a cluster: its size, conf keys for every node, each node's address, real or fake clocks. */
+  public static final class Options {
+    private final int size;
+    private JsonObject extra = new JsonObject();
+    private List<String> hosts;
+    private boolean fakeClocks;
+    private Duration startTimeout = Duration.ofSeconds(60);
+
+    /** {@code size} nodes, all on 127.0.0.1, on the real clock. */
+    public Options(int size) {
+      this.size = size;
+      this.hosts = Collections.nCopies(size, "127.0.0.1");
+    }
+
+    /** Conf keys merged into every node's conf. */
+    public Options conf(JsonObject extra) {
+      this.extra = extra;
+      return this;
+    }
+
+    /**
+     * Every node on a loopback address of its own, for its HTTP server, its Hazelcast member and
+     * the connections it opens, so that a firewall rule can cut one pair of nodes. Not 127.0.0.1,
+     * which connections bound to no address (this test's own clients among them) come from; the
+     * two middle bytes are random, so that two such clusters on one machine never share an address.
+     */
+    public Options ownAddresses(Random random) {
+      int second = 1 + random.nextInt(254);
+      int third = random.nextInt(256);
+      List<String> own = new ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        own.add("127." + second + "." + third + "." + (i + 1));
+      }
+      this.hosts = own;
+      return this;
+    }
+
+    /** How long a node may take from its launch until it serves (at the start and at every restart). */
+    public Options startTimeout(Duration startTimeout) {
+      this.startTimeout = startTimeout;
+      return this;
+    }
+
+    /** Every node on a {@link FakeClock} of its own, at offset 0 until the test moves it. */
+    public Options fakeClocks() {
+      this.fakeClocks = true;
+      return this;
+    }
   }
 
   public int size() {
@@ -90,6 +165,23 @@ public final class ProcessCluster implements AutoCloseable {
 
   public List<String> urls() {
     return urls;
+  }
+
+  /** The address the node listens on and opens its connections from. */
+  public String host(int node) {
+    return hosts.get(node);
+  }
+
+  /** The node's wall clock; only for a cluster started with {@link Options#fakeClocks()}. */
+  public FakeClock clock(int node) {
+    if (clocks[node] == null) {
+      throw new IllegalStateException("the cluster runs on the real clock");
+    }
+    return clocks[node];
+  }
+
+  public boolean hasFakeClocks() {
+    return clocks.length > 0 && clocks[0] != null;
   }
 
   public Http http(int node) {
@@ -121,7 +213,7 @@ public final class ProcessCluster implements AutoCloseable {
       throw new IllegalStateException("node " + node + " is still running");
     }
     launch(node);
-    nodes[node].awaitReady();
+    nodes[node].awaitReady(startTimeout);
   }
 
   /** {@code kill -STOP}: the process freezes with its sockets open, as a node in a long GC pause would. */
@@ -172,6 +264,11 @@ public final class ProcessCluster implements AutoCloseable {
     return ReplicaCopy.of(http(node), key);
   }
 
+  /** The log of the node's current (or last) run. */
+  public String currentLog(int node) {
+    return nodes[node].log();
+  }
+
   /** Every log this node has written, all runs together. */
   public String log(int node) {
     StringBuilder all = new StringBuilder();
@@ -218,15 +315,24 @@ public final class ProcessCluster implements AutoCloseable {
   private void launch(int node) throws IOException {
     Path log = dir.resolve("node-" + node + "-run-" + (launches[node]++) + ".log");
     logs.add(log);
-    nodes[node] = NodeProcess.launchWithConfig(confs[node], log);
+    nodes[node] = NodeProcess.launchWithConfig(confs[node], log, clocks[node]);
+  }
+
+  private void killAll() {
+    for (NodeProcess node : nodes) {
+      if (node != null) {
+        node.close(); // SIGKILL ends a SIGSTOPped process too
+      }
+    }
   }
 
   @Override
   public void close() {
-    for (int i = 0; i < nodes.length; i++) {
-      if (nodes[i] != null) {
-        nodes[i].close(); // SIGKILL ends a SIGSTOPped process too
-      }
+    killAll();
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException alreadyExiting) {
+      // The hook runs or ran.
     }
   }
 }

@@ -8,7 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
 /** A replica's own stored record of a key, as its internal endpoint reports it (no coordination, no repair). */
-public record ReplicaCopy(long version, boolean tombstone, String value) {
+public record ReplicaCopy(long version, boolean tombstone, long expiresAt, String value) {
 
   /** What the node holds for the key, or null if it holds nothing. */
   public static ReplicaCopy of(Http node, String key) {
@@ -21,6 +21,7 @@ public record ReplicaCopy(long version, boolean tombstone, String value) {
     }
     long version = Long.parseLong(response.headers().firstValue(ApiHeaders.VERSION).orElseThrow());
     boolean tombstone = "1".equals(response.headers().firstValue(RecordHeaders.TOMBSTONE).orElse("0"));
-    return new ReplicaCopy(version, tombstone, new String(response.body(), StandardCharsets.UTF_8));
+    long expiresAt = Long.parseLong(response.headers().firstValue(RecordHeaders.EXPIRES_AT).orElseThrow());
+    return new ReplicaCopy(version, tombstone, expiresAt, new String(response.body(), StandardCharsets.UTF_8));
   }
 }
