@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -85,6 +86,7 @@ public final class ProcessCluster implements AutoCloseable {
       confs[i] = NodeProcess.writeConf(dir, "node-" + i + ".json", json.encodePrettily());
       if (options.fakeClocks) {
         clocks[i] = FakeClock.create(dir.resolve("node-" + i + ".faketime"));
+        clocks[i].setOffsetMillis(options.clockOffsets.getOrDefault(i, 0L));
       }
     }
     ProcessCluster processes = new ProcessCluster(dir, cluster.stream().map(Object::toString).toList(),
@@ -111,6 +113,7 @@ public final class ProcessCluster implements AutoCloseable {
     private JsonObject extra = new JsonObject();
     private List<String> hosts;
     private boolean fakeClocks;
+    private final Map<Integer, Long> clockOffsets = new HashMap<>();
     private Duration startTimeout = Duration.ofSeconds(60);
 
     /** {@code size} nodes, all on 127.0.0.1, on the real clock. */
@@ -151,6 +154,13 @@ public final class ProcessCluster implements AutoCloseable {
     /** Every node on a {@link FakeClock} of its own, at offset 0 until the test moves it. */
     public Options fakeClocks() {
       this.fakeClocks = true;
+      return this;
+    }
+
+    /** Node {@code node}'s fake clock starts {@code millis} off the real one (so no wait for it to follow). */
+    public Options clockOffset(int node, long millis) {
+      this.fakeClocks = true;
+      clockOffsets.put(node, millis);
       return this;
     }
   }
