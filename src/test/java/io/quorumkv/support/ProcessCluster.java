@@ -62,8 +62,10 @@ public final class ProcessCluster implements AutoCloseable {
   /** Writes the conf files the options describe under {@code dir}, starts every node and waits until each sees all alive. */
   public static ProcessCluster start(Options options, Path dir) throws IOException {
     int size = options.size;
-    List<Integer> httpPorts = TestCluster.freePorts(size);
-    List<Integer> hazelcastPorts = TestCluster.freePorts(size);
+    // One pick for both lists: two separate picks could hand the same port to HTTP and Hazelcast.
+    List<Integer> ports = TestCluster.freePorts(2 * size);
+    List<Integer> httpPorts = ports.subList(0, size);
+    List<Integer> hazelcastPorts = ports.subList(size, 2 * size);
     JsonArray cluster = new JsonArray();
     JsonArray members = new JsonArray();
     for (int i = 0; i < size; i++) {

@@ -52,8 +52,10 @@ public final class TestCluster implements AutoCloseable {
   public static TestCluster start(int size, Path dataRoot, JsonObject extra) {
     // The topology must be known before any node starts, so ports are picked up front
     // (free when picked; another process could take one in between, which fails the start loudly).
-    List<Integer> httpPorts = freePorts(size);
-    List<Integer> hazelcastPorts = freePorts(size);
+    // One pick for both lists: two separate picks could hand the same port to HTTP and Hazelcast.
+    List<Integer> ports = freePorts(2 * size);
+    List<Integer> httpPorts = ports.subList(0, size);
+    List<Integer> hazelcastPorts = ports.subList(size, 2 * size);
     JsonArray cluster = new JsonArray();
     JsonArray members = new JsonArray();
     for (int i = 0; i < size; i++) {
