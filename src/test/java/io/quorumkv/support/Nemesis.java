@@ -1,0 +1,225 @@
+package io.quorumkv.support;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Injects faults into a {@link ProcessCluster}, one step at a time, each held a few seconds and
+ * then healed before the next: {@code kill -9} and restart, {@code SIGSTOP}/{@code SIGCONT}, one
+ * node cut off from the others (a majority and a minority), one link between two nodes cut (the
+ * third still sees both), and a node's clock moved by up to {@code maxSkewMillis} either way, alone
+ * or on top of another fault (a node whose clock is off that also restarts, pauses or is cut off).
+ * Every other step is a kill, so the number of kills grows with the run's length. Which fault,
+ * which node, how long and how far all come from the seed; only timing differs between replays.
+ */
+public final class Nemesis {
+  private static final long HOLD_MIN_MS = 2_000;
+  private static final int HOLD_SPREAD_MS = 1_500;
+  private static final long MIN_SKEW_MS = 500;
+  private static final long KILL_DOWN_MS = 500;
+  private static final Pattern LEASE_WAIT = Pattern.compile("waiting (\\d+) ms for the wall clock");
+
+  public enum Fault { KILL, PAUSE, ISOLATE, CUT_LINK, SKEW }
+
+  /**
+   * @param faults        the kinds to inject; with {@link Fault#KILL} among them every other step is a kill,
+   *                      with {@link Fault#SKEW} a skew may also come on top of another fault
+   * @param maxSkewMillis largest clock offset, either way
+   */
+  public record Settings(Set<Fault> faults, long maxSkewMillis, long seed) {
+    boolean has(Fault fault) {
+      return faults.contains(fault);
+    }
+  }
+
+  private final ProcessCluster cluster;
+  private final Firewall firewall;
+  private final Settings settings;
+  private final Random random;
+  private final long originNanos;
+  private final PrintStream log;
+  private final List<Fault> others = new ArrayList<>();
+  private final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
+  private final List<Long> restartMillis = new ArrayList<>();
+  private final Set<Integer> paused = new HashSet<>();
+
+  /** @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null */
+  public Nemesis(ProcessCluster cluster, Firewall firewall, Settings settings, long originNanos, PrintStream log) {
+    if ((settings.has(Fault.ISOLATE) || settings.has(Fault.CUT_LINK)) && firewall == null) {
+      throw new IllegalArgumentException("partitions need a firewall");
+    }
+    if (settings.has(Fault.SKEW) && !cluster.hasFakeClocks()) {
+      throw new IllegalArgumentException("skews need a cluster on fake clocks");
+    }
+    if (settings.faults().isEmpty()) {
+      throw new IllegalArgumentException("no faults to inject");
+    }
+    this.cluster = cluster;
+    this.firewall = firewall;
+    this.settings = settings;
+    this.random = new Random(settings.seed());
+    this.originNanos = originNanos;
+    this.log = log;
+    for (Fault fault : Fault.values()) {
+      injected.put(fault, 0);
+      if (fault != Fault.KILL && settings.has(fault)) {
+        others.add(fault);
+      }
+    }
+  }
+
+  /** Runs steps until {@code duration} has passed (the last one is finished, so it may run over). */
+  public void run(Duration duration) throws IOException, InterruptedException {
+    long end = System.nanoTime() + duration.toNanos();
+    for (int step = 0; System.nanoTime() < end; step++) {
+      boolean kill = settings.has(Fault.KILL) && (step % 2 == 0 || others.isEmpty());
+      step(kill ? Fault.KILL : others.get(random.nextInt(others.size())));
+    }
+  }
+
+  /** How many faults of each kind were injected (a skew on top of another fault counts as a skew too). */
+  public Map<Fault, Integer> injected() {
+    return Map.copyOf(injected);
+  }
+
+  /** How long each restart after a kill took until the node served again (lease wait included). */
+  public List<Long> restartMillis() {
+    return List.copyOf(restartMillis);
+  }
+
+  /** Undoes every fault that may still be in force and waits until every node sees every node alive. */
+  public void healAll() throws IOException, InterruptedException {
+    if (firewall != null) {
+      firewall.healAll();
+    }
+    for (int node = 0; node < cluster.size(); node++) {
+      if (cluster.hasFakeClocks()) {
+        cluster.clock(node).setOffsetMillis(0);
+      }
+      if (paused.remove(node)) {
+        cluster.resume(node);
+      }
+      if (!cluster.running(node)) {
+        cluster.startAgain(node);
+      }
+    }
+    cluster.awaitAllSeeAll();
+  }
+
+  private void step(Fault fault) throws IOException, InterruptedException {
+    int size = cluster.size();
+    // Every random choice of the step first, so that the schedule depends on the seed alone.
+    int victim = random.nextInt(size);
+    int peer = (victim + 1 + random.nextInt(size - 1)) % size;
+    long holdMs = HOLD_MIN_MS + random.nextInt(HOLD_SPREAD_MS);
+    // On top of another fault, the skew hits its victim: a node whose clock is off and that also
+    // restarts, resumes from a pause (with requests queued while it stood still) or is cut off.
+    boolean skew = settings.has(Fault.SKEW) && (fault == Fault.SKEW || random.nextBoolean());
+    long offset = (random.nextBoolean() ? 1 : -1)
+        * (MIN_SKEW_MS + (long) (random.nextDouble() * (settings.maxSkewMillis() - MIN_SKEW_MS)));
+
+    if (skew) {
+      setClock(victim, offset);
+    }
+    switch (fault) {
+      case KILL -> {
+        say("kill -9 node %d (pid %d), restart after %d ms", victim, cluster.pid(victim), KILL_DOWN_MS);
+        cluster.kill(victim);
+      }
+      case PAUSE -> {
+        say("SIGSTOP node %d for %d ms", victim, holdMs);
+        cluster.suspend(victim);
+        paused.add(victim);
+      }
+      case ISOLATE -> {
+        say("isolate node %d from the others for %d ms", victim, holdMs);
+        for (int other = 0; other < size; other++) {
+          if (other != victim) {
+            firewall.cut(cluster.host(victim), cluster.host(other));
+          }
+        }
+      }
+      case CUT_LINK -> {
+        say("cut the link between nodes %d and %d for %d ms", victim, peer, holdMs);
+        firewall.cut(cluster.host(victim), cluster.host(peer));
+      }
+      case SKEW -> say("hold the skew for %d ms", holdMs);
+      default -> throw new IllegalStateException(fault.toString());
+    }
+    if (fault != Fault.SKEW) {
+      count(fault); // a skew counts when it is set
+    }
+    // A killed node is started again at once: it stays down anyway until its clock lease has run out (8-10 s).
+    Thread.sleep(fault == Fault.KILL ? KILL_DOWN_MS : holdMs);
+    heal(fault, victim);
+    long settling = System.nanoTime();
+    cluster.awaitAllSeeAll();
+    say("every node sees every node again after %d ms", (System.nanoTime() - settling) / 1_000_000);
+    if (skew) {
+      if (fault != Fault.SKEW) {
+        // The healed node serves a while on its skewed clock: a restarted node starts from its own clock.
+        Thread.sleep(holdMs);
+      }
+      setClock(victim, 0);
+    }
+  }
+
+  private void heal(Fault fault, int victim) throws IOException, InterruptedException {
+    switch (fault) {
+      case KILL -> {
+        long start = System.nanoTime();
+        cluster.startAgain(victim);
+        long took = (System.nanoTime() - start) / 1_000_000;
+        restartMillis.add(took);
+        Matcher lease = LEASE_WAIT.matcher(cluster.currentLog(victim));
+        String waited = "no lease wait";
+        while (lease.find()) {
+          waited = "of which " + lease.group(1) + " ms waiting out its clock lease";
+        }
+        say("node %d restarted, serving after %d ms (%s)", victim, took, waited);
+      }
+      case PAUSE -> {
+        cluster.resume(victim);
+        paused.remove(victim);
+        say("SIGCONT node %d", victim);
+      }
+      case ISOLATE, CUT_LINK -> {
+        firewall.healAll();
+        say("partition healed");
+      }
+      case SKEW -> {
+        // The clock is reset after the hold, below.
+      }
+      default -> throw new IllegalStateException(fault.toString());
+    }
+  }
+
+  private void setClock(int node, long offsetMillis) throws IOException {
+    cluster.clock(node).setOffsetMillis(offsetMillis);
+    if (offsetMillis != 0) {
+      count(Fault.SKEW);
+      say("node %d clock %+d ms", node, offsetMillis);
+    } else {
+      say("node %d clock back to real time", node);
+    }
+  }
+
+  private void count(Fault fault) {
+    injected.merge(fault, 1, Integer::sum);
+  }
+
+  private void say(String format, Object... args) {
+    log.printf(Locale.ROOT, "[%8.3f s] nemesis: %s%n", (System.nanoTime() - originNanos) / 1e9, String.format(Locale.ROOT, format, args));
+  }
+}
