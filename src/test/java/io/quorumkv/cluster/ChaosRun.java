@@ -58,9 +58,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  * out), {@code chaos.faults=KILL,PAUSE,...} (only these kinds), {@code chaos.rate} (writes per second,
  * default 150), {@code chaos.keys} (default 300).
  * Without iptables rights or libfaketime, partitions or skews are left out with a printed note.
- * {@code scripts/chaos.sh} runs it for ten minutes.
+ *
+ * <p>Not yet part of {@code mvn test} (its name does not end in Test): run it with
+ * {@code mvn -B test -Dtest=ChaosRun}. Its partition faults have not been seen to run yet; it
+ * joins the suite once they have, with a short CI run and a ten-minute script.
  */
-class ChaosTest {
+class ChaosRun {
   private static final int NODES = 3;
   /** Unanswered writes at once, at most: a paused node holds its share of 3 s of writes, 150/s over 3 nodes. */
   private static final int MAX_IN_FLIGHT = 1_000;
