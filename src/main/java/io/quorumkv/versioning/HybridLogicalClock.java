@@ -107,7 +107,7 @@ public final class HybridLogicalClock {
    * this node's wall clock. One the clock has already reached (after the wall clock stepped back)
    * needs no adopting and passes.
    */
-  public void requireWithinOffset(long version) {
+  private void requireWithinOffset(long version) {
     long aheadMs = millisOf(version) - wallClock.millis();
     if (aheadMs > maxOffsetMs && version > last.get()) {
       refusedAhead.increment();
