@@ -1,6 +1,7 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.storage.Hashes;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,9 +16,6 @@ import java.util.List;
  * for any larger {@code F}.
  */
 public final class Rendezvous {
-  private static final long FNV_OFFSET = 0xcbf29ce484222325L;
-  private static final long FNV_PRIME = 0x100000001b3L;
-
   private final List<NodeUrl> nodes;
   private final long[] nodeSeeds;
 
@@ -25,18 +23,18 @@ public final class Rendezvous {
     this.nodes = nodes.stream().sorted(Comparator.comparing(NodeUrl::toString)).toList();
     this.nodeSeeds = new long[this.nodes.size()];
     for (int i = 0; i < nodeSeeds.length; i++) {
-      nodeSeeds[i] = mix(fnv1a(this.nodes.get(i).toString().getBytes(StandardCharsets.UTF_8)));
+      nodeSeeds[i] = Hashes.mix(Hashes.fnv1a(this.nodes.get(i).toString().getBytes(StandardCharsets.UTF_8)));
     }
   }
 
   /** The first {@code count} nodes in the key's order: its replicas for {@code from = count}. */
   public List<NodeUrl> replicasFor(byte[] key, int count) {
-    long keyHash = fnv1a(key);
+    long keyHash = Hashes.fnv1a(key);
     int n = nodes.size();
     long[] weights = new long[n];
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
-      weights[i] = mix(keyHash ^ nodeSeeds[i]);
+      weights[i] = Hashes.mix(keyHash ^ nodeSeeds[i]);
       order[i] = i;
     }
     java.util.Arrays.sort(order, (a, b) -> Long.compareUnsigned(weights[b], weights[a]));
@@ -49,24 +47,5 @@ public final class Rendezvous {
 
   public int size() {
     return nodes.size();
-  }
-
-  private static long fnv1a(byte[] bytes) {
-    long hash = FNV_OFFSET;
-    for (byte b : bytes) {
-      hash ^= b & 0xff;
-      hash *= FNV_PRIME;
-    }
-    return hash;
-  }
-
-  /** MurmurHash3's 64-bit finaliser: spreads every input bit over the whole word. */
-  private static long mix(long h) {
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    h ^= h >>> 33;
-    return h;
   }
 }

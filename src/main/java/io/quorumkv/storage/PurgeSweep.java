@@ -14,9 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * storage task, so ordinary requests interleave with it. A record is deleted only if it is
  * unchanged since the sweep read it (checked under the key's write lock).
  *
- * <p>The grace exists for replication: a tombstone or an expired record must stay long enough
- * for every replica to learn of it; dropped earlier, an older live copy on a replica that
- * missed the delete could be read back and repaired onto the others.
+ * <p>The grace and the {@link PurgeGate} exist for replication: a tombstone or an expired record
+ * must stay until every replica has learnt of it; dropped earlier, an older live copy on a
+ * replica that missed the delete could be read back and repaired onto the others. In a cluster
+ * the gate is anti-entropy's: it lets a record go only once exchanges confirmed that every
+ * other replica of its key holds it.
  */
 public final class PurgeSweep {
   public static final int BATCH_KEYS = 1_000;
@@ -24,6 +26,7 @@ public final class PurgeSweep {
 
   private final StorageService storage;
   private final long graceMillis;
+  private final PurgeGate gate;
   private boolean running;
   private final AtomicLong passes = new AtomicLong();
   private final AtomicLong purgedTotal = new AtomicLong();
@@ -32,9 +35,11 @@ public final class PurgeSweep {
   public record Step(byte[] nextKey, int purged) {
   }
 
-  public PurgeSweep(StorageService storage, long graceMillis) {
+  /** @param gate lets a record past its grace go only once no other replica can bring it back */
+  public PurgeSweep(StorageService storage, long graceMillis, PurgeGate gate) {
     this.storage = storage;
     this.graceMillis = graceMillis;
+    this.gate = gate;
   }
 
   /** True when the record may leave the disk at {@code nowMillis}. */
@@ -79,7 +84,7 @@ public final class PurgeSweep {
 
   /** One batch, then the next from its callback: a loop, not nested Futures, however large the store. */
   private void sweepFrom(byte[] key, long purgedSoFar, Promise<Long> pass) {
-    storage.purge(key, BATCH_KEYS, graceMillis).onComplete(step -> {
+    storage.purge(key, BATCH_KEYS, graceMillis, gate).onComplete(step -> {
       if (step.failed()) {
         pass.fail(step.cause());
         return;

@@ -42,7 +42,9 @@ public final class RocksDatabase implements AutoCloseable {
     /** Node bookkeeping such as the clock bound: {@link RocksMetaStore}. */
     META("meta".getBytes(StandardCharsets.UTF_8)),
     /** Hints for other replicas: {@code io.quorumkv.hints.RocksHintStore}. */
-    HINTS("hints".getBytes(StandardCharsets.UTF_8));
+    HINTS("hints".getBytes(StandardCharsets.UTF_8)),
+    /** Every record's anti-entropy digest by (segment, key): {@link RecordIndex}. */
+    INDEX("index".getBytes(StandardCharsets.UTF_8));
 
     private final byte[] name;
 

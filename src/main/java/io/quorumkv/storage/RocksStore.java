@@ -8,6 +8,7 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
 import java.nio.ByteBuffer;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -20,7 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The record engine: the {@link Store} on the records column family of a {@link RocksDatabase}.
- * Records live under their raw key, encoded by {@link RecordCodec}.
+ * Records live under their raw key, encoded by {@link RecordCodec}; each change also rewrites the
+ * record's {@link RecordIndex} entry in the same write batch, and is then told to the
+ * {@link RecordChangeListener}.
  *
  * <p>{@link #apply} is a read-compare-write; striped locks make it atomic per key against
  * other writers and the purge sweep. Lock order, everywhere: the database's lifecycle lock,
@@ -31,16 +34,31 @@ public final class RocksStore implements Store {
 
   private final RocksDatabase database;
   private final ColumnFamilyHandle records;
+  private final ColumnFamilyHandle index;
+  private final InstantSource wallClock;
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
   private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
+  private volatile RecordChangeListener listener = RecordChangeListener.NONE;
   private boolean closed;
 
   public RocksStore(RocksDatabase database) {
+    this(database, InstantSource.system());
+  }
+
+  /** @param wallClock stamps each index entry with when its record was stored here */
+  public RocksStore(RocksDatabase database, InstantSource wallClock) {
     this.database = database;
+    this.wallClock = wallClock;
     this.records = database.family(RocksDatabase.Family.RECORDS);
+    this.index = database.family(RocksDatabase.Family.INDEX);
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new ReentrantLock();
     }
+  }
+
+  /** Set once, before any write: who keeps digests of the records (anti-entropy's trees). */
+  public void onChange(RecordChangeListener listener) {
+    this.listener = listener;
   }
 
   @Override
@@ -85,19 +103,25 @@ public final class RocksStore implements Store {
         List<byte[]> stored = db.multiGetAsList(Collections.nCopies(keys.size(), records), keys);
         Map<ByteBuffer, Record> latest = new HashMap<>();
         List<Record> kept = new ArrayList<>(keys.size());
+        List<Change> changes = new ArrayList<>();
+        long now = wallClock.millis();
         for (int i = 0; i < keys.size(); i++) {
-          ByteBuffer key = ByteBuffer.wrap(keys.get(i));
-          Record current = latest.containsKey(key) ? latest.get(key)
+          byte[] key = keys.get(i);
+          ByteBuffer wrapped = ByteBuffer.wrap(key);
+          Record current = latest.containsKey(wrapped) ? latest.get(wrapped)
               : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
           Record merged = Record.merge(current, incoming.get(i));
           if (merged != current) {
-            latest.put(key, merged);
-            batch.put(records, keys.get(i), RecordCodec.encode(merged));
+            latest.put(wrapped, merged);
+            batch.put(records, key, RecordCodec.encode(merged));
+            batch.put(index, RecordIndex.keyOf(key), RecordIndex.valueOf(key, merged, now));
+            changes.add(new Change(key, current, merged));
           }
           kept.add(merged);
         }
         if (batch.count() > 0) {
           db.write(database.writeOptions(), batch);
+          changes.forEach(change -> listener.changed(change.key(), change.before(), change.after()));
         }
         return kept;
       } finally {
@@ -117,8 +141,11 @@ public final class RocksStore implements Store {
     });
   }
 
+  private record Change(byte[] key, Record before, Record after) {
+  }
+
   @Override
-  public PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis) {
+  public PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis, PurgeGate gate) {
     return call("purge", db -> {
       try (ReadOptions options = new ReadOptions().setFillCache(false);
            RocksIterator iterator = db.newIterator(records, options)) {
@@ -126,8 +153,9 @@ public final class RocksStore implements Store {
         int purged = 0;
         for (int seen = 0; seen < maxKeys && iterator.isValid(); seen++, iterator.next()) {
           byte[] encoded = iterator.value();
-          if (PurgeSweep.isPurgeable(RecordCodec.decode(encoded), nowMillis, graceMillis)
-              && deleteIfUnchanged(db, iterator.key(), encoded)) {
+          Record record = RecordCodec.decode(encoded);
+          if (PurgeSweep.isPurgeable(record, nowMillis, graceMillis)
+              && deleteIfUnchanged(db, iterator.key(), encoded, record, gate)) {
             purged++;
           }
         }
@@ -141,15 +169,25 @@ public final class RocksStore implements Store {
   }
 
   /** Called from inside {@link #purge}, under the lifecycle lock. */
-  private boolean deleteIfUnchanged(RocksDB db, byte[] key, byte[] seen) throws RocksDBException {
+  private boolean deleteIfUnchanged(RocksDB db, byte[] key, byte[] seen, Record record, PurgeGate gate)
+      throws RocksDBException {
     ReentrantLock stripe = stripes[stripeIndexOf(key)];
     stripe.lock();
-    try {
+    try (WriteBatch batch = new WriteBatch()) {
       byte[] current = db.get(records, key);
       if (!Arrays.equals(current, seen)) {
         return false;
       }
-      db.delete(records, database.writeOptions(), key);
+      byte[] indexKey = RecordIndex.keyOf(key);
+      byte[] entry = db.get(index, indexKey);
+      long storedAt = entry == null ? wallClock.millis() : RecordIndex.decode(indexKey, entry).storedAt();
+      if (!gate.allows(key, record, storedAt)) {
+        return false;
+      }
+      batch.delete(records, key);
+      batch.delete(index, indexKey);
+      db.write(database.writeOptions(), batch);
+      listener.changed(key, record, null);
       return true;
     } finally {
       stripe.unlock();

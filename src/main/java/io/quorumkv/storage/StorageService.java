@@ -3,6 +3,7 @@ package io.quorumkv.storage;
 import io.vertx.core.Future;
 
 import java.time.InstantSource;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -55,8 +56,13 @@ public final class StorageService {
     });
   }
 
-  public Future<PurgeSweep.Step> purge(byte[] from, int maxKeys, long graceMillis) {
-    return executor.submit(() -> store.purge(from, maxKeys, wallClock.millis(), graceMillis));
+  public Future<PurgeSweep.Step> purge(byte[] from, int maxKeys, long graceMillis, PurgeGate gate) {
+    return executor.submit(() -> store.purge(from, maxKeys, wallClock.millis(), graceMillis, gate));
+  }
+
+  /** Runs a blocking storage task (such as an index read) on a storage worker. */
+  public <T> Future<T> submit(Callable<T> task) {
+    return executor.submit(task);
   }
 
   /** Single-key gets and applies waiting for a storage worker to take their group. */

@@ -41,8 +41,11 @@ public interface Store extends AutoCloseable {
   /** A cursor over {@code start <= key < end}; {@code end} null for no upper bound. */
   RangeCursor range(byte[] start, byte[] end);
 
-  /** Drops, from {@code from} on, tombstones and expired records past the grace; see {@link PurgeSweep}. */
-  PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis);
+  /**
+   * Drops, from {@code from} on, tombstones and expired records past the grace that the gate
+   * allows to go; see {@link PurgeSweep}.
+   */
+  PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis, PurgeGate gate);
 
   /** Releases what the store holds (open cursors); later calls fail. */
   @Override

@@ -1,5 +1,6 @@
 package io.quorumkv.support;
 
+import io.quorumkv.storage.PurgeGate;
 import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.RangeCursor;
 import io.quorumkv.storage.Record;
@@ -45,8 +46,8 @@ public class DelegatingStore implements Store {
   }
 
   @Override
-  public PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis) {
-    return delegate.purge(from, maxKeys, nowMillis, graceMillis);
+  public PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis, PurgeGate gate) {
+    return delegate.purge(from, maxKeys, nowMillis, graceMillis, gate);
   }
 
   @Override
