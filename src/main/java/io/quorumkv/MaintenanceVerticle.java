@@ -1,20 +1,24 @@
 package io.quorumkv;
 
+import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.Replica;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.StorageService;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * A node's background work, on an event loop of its own: periodic tasks (hint retry, clock lease
- * renewal, purge sweep, engine statistics) and hint replay to nodes that join. Undeploying it
+ * A node's background work, on an event loop of its own: periodic tasks (hint retry, anti-entropy,
+ * clock lease renewal, purge sweep, engine statistics) and hint replay to nodes that join. Undeploying it
  * first tries, for {@code hints.drainOnStopMs}, to deliver pending hints to live replicas, then
  * cancels its timers and closes the replay's connections.
  */
@@ -30,23 +34,27 @@ final class MaintenanceVerticle extends VerticleBase {
   private final NodeConfig config;
   private final StorageService storage;
   private final HintedHandoff hints;
+  private final AntiEntropy antiEntropy;
   private final LiveNodes liveNodes;
   private final List<Task> tasks;
   private volatile boolean stopping;
 
-  MaintenanceVerticle(NodeConfig config, StorageService storage, HintedHandoff hints, LiveNodes liveNodes,
-                      List<Task> tasks) {
+  MaintenanceVerticle(NodeConfig config, StorageService storage, HintedHandoff hints, AntiEntropy antiEntropy,
+                      LiveNodes liveNodes, List<Task> tasks) {
     this.config = config;
     this.storage = storage;
     this.hints = hints;
+    this.antiEntropy = antiEntropy;
     this.liveNodes = liveNodes;
     this.tasks = tasks;
   }
 
   @Override
   public Future<?> start() {
-    // The replay's replica clients are created here, so their connections live on this context.
-    return hints.start(ReplicaDirectory.create(vertx, config, storage)).onSuccess(loaded -> {
+    // The replica clients of hint replay and anti-entropy are created here, so their connections live on this context.
+    Map<NodeUrl, Replica> replicas = ReplicaDirectory.create(vertx, config, storage);
+    antiEntropy.start(vertx, replicas);
+    return hints.start(replicas).onSuccess(loaded -> {
       for (Task task : tasks) {
         vertx.setPeriodic(task.everyMs(), tick -> task.run().get()
             .onFailure(e -> LOG.log(System.Logger.Level.WARNING, task.name() + " failed: " + e.getMessage())));
@@ -62,6 +70,7 @@ final class MaintenanceVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     stopping = true;
+    antiEntropy.stop();
     if (config.hints().drainOnStopMs() == 0 || !hints.anyPending()) {
       return Future.succeededFuture();
     }

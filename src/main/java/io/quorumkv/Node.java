@@ -1,6 +1,10 @@
 package io.quorumkv;
 
 import io.quorumkv.admin.AdminApi;
+import io.quorumkv.antientropy.AntiEntropy;
+import io.quorumkv.antientropy.Confirmations;
+import io.quorumkv.antientropy.PeerTrees;
+import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.admin.JfrRecordings;
 import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.cluster.HazelcastMembership;
@@ -19,6 +23,7 @@ import io.quorumkv.replication.InFlightWrites;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.GroupedStorage;
 import io.quorumkv.storage.PurgeSweep;
+import io.quorumkv.storage.RecordIndex;
 import io.quorumkv.storage.RocksDatabase;
 import io.quorumkv.storage.RocksMetaStore;
 import io.quorumkv.storage.RocksStore;
@@ -64,6 +69,8 @@ public final class Node {
   private final WorkerContextExecutor executor;
   private final StorageService storage;
   private final PurgeSweep sweep;
+  private final Confirmations confirmations;
+  private final TreeService trees;
   private final ReadRepair readRepair = new ReadRepair();
   private final InFlightWrites inFlightWrites = new InFlightWrites();
   private final NodeMetrics metrics;
@@ -73,6 +80,7 @@ public final class Node {
   // Set while deploying.
   private LiveNodes liveNodes;
   private HintedHandoff hints;
+  private AntiEntropy antiEntropy;
   private String storageDeployment;
   private String maintenanceDeployment;
   private String httpDeployment;
@@ -90,7 +98,9 @@ public final class Node {
     this.executor = new WorkerContextExecutor(vertx, workers);
     this.storage = new StorageService(opened.store(), executor,
         new GroupedStorage(vertx, opened.store(), executor, config.storage().workers()), wallClock, metrics);
-    this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs());
+    this.confirmations = new Confirmations(opened.trees());
+    this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs(), confirmations);
+    this.trees = new TreeService(opened.trees(), opened.index(), storage, confirmations, wallClock);
     clock.renewLeaseWith(this::renewLease);
   }
 
@@ -137,7 +147,7 @@ public final class Node {
   private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, InstantSource wallClock,
                               UnaryOperator<Store> storeLayer, NodeMetrics metrics, Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
-    Future<Node> deployed = vertx.executeBlocking(() -> OpenedStorage.open(config, storeLayer))
+    Future<Node> deployed = vertx.executeBlocking(() -> OpenedStorage.open(config, storeLayer, wallClock))
         .compose(opened -> startClock(vertx, opened, wallClock, config.maxClockOffsetMs())
             .compose(clock -> {
               Node node = new Node(config, vertx, opened, clock, workers, wallClock, metrics);
@@ -156,14 +166,31 @@ public final class Node {
     });
   }
 
-  /** RocksDB and the stores on it, opened together and closed together. */
-  private record OpenedStorage(RocksDatabase database, Store store, HintStore hints, ClockLease lease) {
+  /**
+   * RocksDB and the stores on it, opened together and closed together, with the anti-entropy
+   * trees built from the record index before anything writes.
+   */
+  private record OpenedStorage(RocksDatabase database, Store store, HintStore hints, ClockLease lease,
+                               RecordIndex index, PeerTrees trees) {
     /** Opens RocksDB in the conf's data directory. Blocking. */
-    static OpenedStorage open(NodeConfig config, UnaryOperator<Store> storeLayer) {
+    static OpenedStorage open(NodeConfig config, UnaryOperator<Store> storeLayer, InstantSource wallClock) {
       RocksDatabase database = RocksDatabase.open(dataDirOf(config), config.storage());
       try {
-        return new OpenedStorage(database, storeLayer.apply(new RocksStore(database)), new RocksHintStore(database),
-            new ClockLease(new RocksMetaStore(database)));
+        RocksMetaStore meta = new RocksMetaStore(database);
+        RecordIndex index = new RecordIndex(database);
+        long started = System.nanoTime();
+        long indexed = index.buildIfMissing(meta, wallClock);
+        if (indexed > 0) {
+          LOG.log(System.Logger.Level.INFO, "indexed " + indexed + " records stored before the record index existed");
+        }
+        PeerTrees trees = new PeerTrees(config.url(), config.cluster());
+        index.forEach(trees::add);
+        LOG.log(System.Logger.Level.INFO, "anti-entropy trees built in "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+        RocksStore records = new RocksStore(database, wallClock);
+        records.onChange(trees);
+        return new OpenedStorage(database, storeLayer.apply(records), new RocksHintStore(database),
+            new ClockLease(meta), index, trees);
       } catch (RuntimeException e) {
         database.close();
         throw e;
@@ -226,12 +253,14 @@ public final class Node {
   private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
     this.liveNodes = liveNodes;
     this.hints = new HintedHandoff(opened.hints(), executor, clock, liveNodes, config.hints().windowMs());
+    this.antiEntropy = new AntiEntropy(config, opened.trees(), trees, confirmations, storage, clock, liveNodes,
+        wallClock);
     AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
     List<RouteMount> mounts = List.of(metrics, admin);
     ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
-        readRepair, metrics, inFlightWrites, mounts, wallClock);
-    metrics.bind(config, storage, hints, readRepair, clock);
+        readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy);
+    metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);
     warnAboutResurrection();
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)
@@ -242,7 +271,8 @@ public final class Node {
     return vertx.deployVerticle(() -> new StorageVerticle(workers), storageOptions)
         .compose(id -> {
           storageDeployment = id;
-          return vertx.deployVerticle(new MaintenanceVerticle(config, storage, hints, liveNodes, maintenanceTasks()));
+          return vertx.deployVerticle(new MaintenanceVerticle(config, storage, hints, antiEntropy, liveNodes,
+              maintenanceTasks()));
         })
         .compose(id -> {
           maintenanceDeployment = id;
@@ -276,6 +306,8 @@ public final class Node {
     List<MaintenanceVerticle.Task> tasks = new ArrayList<>();
     tasks.add(new MaintenanceVerticle.Task("hint retry", config.hints().retryMs(),
         () -> Future.join(hints.replayToLiveTargets(), hints.dropExpiredHintsOfDownTargets())));
+    tasks.add(new MaintenanceVerticle.Task("anti-entropy", config.antiEntropy().intervalMs(),
+        () -> antiEntropy.exchangeDue()));
     tasks.add(new MaintenanceVerticle.Task("clock lease renewal", ClockLease.RENEW_EVERY_MS, this::renewLease));
     tasks.add(new MaintenanceVerticle.Task("engine statistics", NodeMetrics.ENGINE_REFRESH_MS, this::refreshEngineStats));
     tasks.add(new MaintenanceVerticle.Task("purge sweep", config.storage().sweepIntervalMs(), () -> sweep.runOnce()
@@ -385,6 +417,10 @@ public final class Node {
   /** This node's clock, for tests. */
   public HybridLogicalClock clock() {
     return clock;
+  }
+
+  public AntiEntropy antiEntropy() {
+    return antiEntropy;
   }
 
   public PurgeSweep purgeSweep() {

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.hints.HintedHandoff;
@@ -16,6 +17,7 @@ import io.quorumkv.http.RouteMount;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicaFailure;
 import io.quorumkv.replication.ReplicationObserver;
+import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.StorageObserver;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
@@ -30,6 +32,7 @@ import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -116,7 +119,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
 
   /** Registers the convergence and RocksDB series of a started node. */
   public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair,
-                   HybridLogicalClock clock) {
+                   HybridLogicalClock clock, AntiEntropy antiEntropy, PurgeSweep sweep) {
     MeterRegistry r = registry;
     FunctionCounter.builder("quorumkv_clock_versions_refused", clock, HybridLogicalClock::refusedAhead)
         .description("versions refused for being more than maxClockOffsetMs ahead of this node's clock").register(r);
@@ -134,6 +137,13 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
             .tag("target", target).description("hints waiting for a replica").register(r);
       }
     }
+    FunctionCounter.builder("quorumkv_purge_passes", sweep, PurgeSweep::passes)
+        .description("purge sweeps over the whole store completed").register(r);
+    FunctionCounter.builder("quorumkv_purged_records", sweep, PurgeSweep::purgedTotal)
+        .description("tombstones and expired records the purge sweep dropped").register(r);
+    for (NodeUrl peer : antiEntropy.status().keySet()) {
+      bindExchangeSeries(antiEntropy, peer);
+    }
     FunctionCounter.builder("quorumkv_range_records_scanned", storage, StorageService::rangeRecordsScanned).register(r);
     Gauge.builder("quorumkv_storage_queued", storage, StorageService::queuedRequests)
         .description("single-key gets and applies waiting for a storage worker to take their group").register(r);
@@ -149,6 +159,27 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
       FunctionCounter.builder("quorumkv_rocksdb_" + ticker.replace('-', '_'), engineSnapshot,
           s -> s.getOrDefault(ticker, 0L)).register(r);
     }
+  }
+
+  private void bindExchangeSeries(AntiEntropy antiEntropy, NodeUrl peer) {
+    String tag = peer.toString();
+    ToDoubleFunction<AntiEntropy> completed = ae -> ae.status().get(peer).completed();
+    ToDoubleFunction<AntiEntropy> failed = ae -> ae.status().get(peer).failed();
+    FunctionCounter.builder("quorumkv_antientropy_exchanges", antiEntropy, completed).tag("peer", tag)
+        .tag("outcome", "completed").description("anti-entropy exchanges this node started, by outcome").register(registry);
+    FunctionCounter.builder("quorumkv_antientropy_exchanges", antiEntropy, failed).tag("peer", tag)
+        .tag("outcome", "failed").description("anti-entropy exchanges this node started, by outcome").register(registry);
+    FunctionCounter.builder("quorumkv_antientropy_keys_repaired", antiEntropy, ae -> ae.status().get(peer).keysRepaired())
+        .tag("peer", tag).description("records copied either way by anti-entropy exchanges this node started")
+        .register(registry);
+    Gauge.builder("quorumkv_antientropy_last_completed_seconds", antiEntropy,
+            ae -> ae.status().get(peer).lastCompletedAt() / 1000.0)
+        .tag("peer", tag).description("when the latest exchange this node started completed (Unix time, 0 for never)")
+        .register(registry);
+    Gauge.builder("quorumkv_antientropy_confirmed_seconds", antiEntropy,
+            ae -> ae.status().get(peer).confirmedAt() / 1000.0)
+        .tag("peer", tag).description("start of the latest fully repaired exchange with the peer (Unix time, 0 for never)")
+        .register(registry);
   }
 
   /** Keeps a fresh RocksDB snapshot (taken on a storage worker) for the gauges. */

@@ -63,13 +63,15 @@ public final class ConfigLoader {
     }
     HintsConfig hints = root.section("hints", ConfigLoader::hints);
     StorageConfig storage = root.section("storage", ConfigLoader::storage);
+    AntiEntropyConfig antiEntropy = root.section("antiEntropy", ConfigLoader::antiEntropy);
     root.rejectUnknownKeys();
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
         idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, adminToken,
-        hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage);
+        hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
+        antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy);
   }
 
   private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {
@@ -115,6 +117,14 @@ public final class ConfigLoader {
         section.positiveLong("writeBufferBytes", d.writeBufferBytes()),
         section.positiveLong("sweepIntervalMs", d.sweepIntervalMs()),
         section.nonNegativeLong("purgeGraceMs", d.purgeGraceMs()));
+  }
+
+  private static AntiEntropyConfig antiEntropy(JsonSection section) {
+    AntiEntropyConfig d = AntiEntropyConfig.defaults();
+    return new AntiEntropyConfig(
+        section.positiveLong("intervalMs", d.intervalMs()),
+        section.positiveLong("recordsPerSecond", d.recordsPerSecond()),
+        section.positiveLong("bytesPerSecond", d.bytesPerSecond()));
   }
 
   private static String firstLine(String message) {

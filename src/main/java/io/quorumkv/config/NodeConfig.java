@@ -20,10 +20,12 @@ import java.util.List;
  * @param adminToken        required (as a bearer token) on admin requests when set; null for none
  * @param hints             hinted handoff settings
  * @param storage           RocksDB settings
+ * @param antiEntropy       how replicas compare and repair what they share
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
-                         long maxClockOffsetMs, String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage) {
+                         long maxClockOffsetMs, String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage,
+                         AntiEntropyConfig antiEntropy) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
@@ -46,7 +48,8 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS,
-        DEFAULT_MAX_CLOCK_OFFSET_MS, null, null, HintsConfig.defaults(), StorageConfig.defaults());
+        DEFAULT_MAX_CLOCK_OFFSET_MS, null, null, HintsConfig.defaults(), StorageConfig.defaults(),
+        AntiEntropyConfig.defaults());
   }
 
   public int clusterSize() {

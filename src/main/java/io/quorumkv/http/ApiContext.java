@@ -1,5 +1,7 @@
 package io.quorumkv.http;
 
+import io.quorumkv.antientropy.AntiEntropy;
+import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeConfig;
@@ -16,10 +18,13 @@ import java.util.List;
 /**
  * What the HTTP layer of a node works with; shared by all its HTTP verticles.
  *
- * @param mounts routes of other parts of the node (admin, metrics)
+ * @param mounts      routes of other parts of the node (admin, metrics)
+ * @param trees       answers other nodes' anti-entropy exchanges
+ * @param antiEntropy the exchanges this node starts, for their state
  */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, Rendezvous placement,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
-                         List<RouteMount> mounts, InstantSource wallClock) {
+                         List<RouteMount> mounts, InstantSource wallClock, TreeService trees,
+                         AntiEntropy antiEntropy) {
 }

@@ -1,5 +1,6 @@
 package io.quorumkv.http;
 
+import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.InternalProtocol;
@@ -9,6 +10,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
 
 /** The public HTTP API (docs/api.md): routes, and the 400/405/413 answers around them. */
 public final class ApiRouter {
@@ -31,7 +34,7 @@ public final class ApiRouter {
     EntityHandler entity = new EntityHandler(coordinator, config.clusterSize(), api.wallClock());
     RangeHandler range = new RangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
-    ClusterHandler cluster = new ClusterHandler(config, api.liveNodes(), api.hints(), api.readRepair());
+    ClusterHandler cluster = new ClusterHandler(config, api.liveNodes(), api.hints(), api.readRepair(), api.antiEntropy());
     Router router = Router.router(vertx);
 
     router.get(ENTITY).handler(guarded(entity::get));
@@ -58,6 +61,21 @@ public final class ApiRouter {
     router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
         .handler(guarded(internal::batch));
     router.route(InternalProtocol.BATCH_PATH).handler(ApiErrors.methodNotAllowed("POST"));
+
+    TreeHandler tree = new TreeHandler(api.trees());
+    router.route(TreeProtocol.TREE_PATH).handler(internal::authorize);
+    router.get(TreeProtocol.TREE_PATH).handler(guarded(tree::root));
+    router.route(TreeProtocol.TREE_PATH).handler(ApiErrors.methodNotAllowed("GET"));
+    for (String path : List.of(TreeProtocol.SEGMENTS_PATH, TreeProtocol.KEYS_PATH, TreeProtocol.DONE_PATH)) {
+      router.route(path).handler(internal::authorize);
+      router.post(path).handler(new RawBodyHandler(TreeProtocol.MAX_REQUEST_BYTES));
+    }
+    router.post(TreeProtocol.SEGMENTS_PATH).handler(guarded(tree::segments));
+    router.post(TreeProtocol.KEYS_PATH).handler(guarded(tree::keys));
+    router.post(TreeProtocol.DONE_PATH).handler(guarded(tree::done));
+    for (String path : List.of(TreeProtocol.SEGMENTS_PATH, TreeProtocol.KEYS_PATH, TreeProtocol.DONE_PATH)) {
+      router.route(path).handler(ApiErrors.methodNotAllowed("POST"));
+    }
 
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
     router.route().failureHandler(ApiErrors::handleRoutingFailure);

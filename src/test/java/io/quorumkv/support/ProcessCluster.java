@@ -11,12 +11,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * N nodes as real subprocess JVMs ({@link NodeProcess}), clustered through Hazelcast on loopback
@@ -226,6 +228,19 @@ public final class ProcessCluster implements AutoCloseable {
     }
     launch(node);
     nodes[node].awaitReady(startTimeout);
+  }
+
+  /** Deletes the node's data directory (one this cluster created), as a lost disk would; the node must be down. */
+  public void wipeData(int node) throws IOException {
+    if (running(node)) {
+      throw new IllegalStateException("node " + node + " is still running");
+    }
+    Path data = dir.resolve("node-" + node);
+    try (Stream<Path> paths = Files.walk(data)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
   }
 
   /** {@code kill -STOP}: the process freezes with its sockets open, as a node in a long GC pause would. */

@@ -1,0 +1,160 @@
+package io.quorumkv.antientropy;
+
+import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.Replica;
+import io.quorumkv.storage.StorageService;
+import io.quorumkv.versioning.HybridLogicalClock;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Active anti-entropy: every {@code antiEntropy.intervalMs}, this node runs an {@link Exchange}
+ * with each live node of the topology whose URL sorts after its own (so each pair exchanges
+ * once per interval), one exchange per peer at a time. Runs on the maintenance verticle's context.
+ */
+public final class AntiEntropy {
+  private static final System.Logger LOG = System.getLogger(AntiEntropy.class.getName());
+  /** A tree request answers in memory; a keys request reads at most SEGMENTS_PER_REQUEST segments. */
+  private static final long REQUEST_TIMEOUT_MS = 30_000;
+
+  private final NodeConfig config;
+  private final PeerTrees trees;
+  private final TreeService service;
+  private final Confirmations confirmations;
+  private final StorageService storage;
+  private final HybridLogicalClock clock;
+  private final LiveNodes liveNodes;
+  private final InstantSource wallClock;
+  private final Map<NodeUrl, Progress> progress = new LinkedHashMap<>();
+
+  // Set by start, on the maintenance context.
+  private TreeClient client;
+  private Throttle throttle;
+  private Map<NodeUrl, Replica> replicas;
+
+  public AntiEntropy(NodeConfig config, PeerTrees trees, TreeService service, Confirmations confirmations,
+                     StorageService storage, HybridLogicalClock clock, LiveNodes liveNodes, InstantSource wallClock) {
+    this.config = config;
+    this.trees = trees;
+    this.service = service;
+    this.confirmations = confirmations;
+    this.storage = storage;
+    this.clock = clock;
+    this.liveNodes = liveNodes;
+    this.wallClock = wallClock;
+    for (NodeUrl peer : trees.peers()) {
+      progress.put(peer, new Progress(config.url().toString().compareTo(peer.toString()) < 0));
+    }
+  }
+
+  /** Call on the context that will run the exchanges, with replicas created on it. */
+  public void start(Vertx vertx, Map<NodeUrl, Replica> replicas) {
+    this.replicas = replicas;
+    this.client = new TreeClient(vertx, config.url(), config.clusterSecret(), REQUEST_TIMEOUT_MS);
+    this.throttle = new Throttle(vertx, config.antiEntropy().recordsPerSecond(), config.antiEntropy().bytesPerSecond());
+  }
+
+  public void stop() {
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** Starts an exchange with every live peer this node initiates with and is not exchanging with yet. */
+  public Future<?> exchangeDue() {
+    List<Future<?>> running = new ArrayList<>();
+    progress.forEach((peer, state) -> {
+      if (state.initiator && !state.exchanging && liveNodes.isAlive(peer)) {
+        running.add(exchange(peer, state));
+      }
+    });
+    return Future.join(running);
+  }
+
+  private Future<ExchangeResult> exchange(NodeUrl peer, Progress state) {
+    long started = wallClock.millis();
+    state.started(started);
+    Exchange exchange = new Exchange(peer, trees.tree(peer), client, service, replicas.get(peer), storage, clock,
+        throttle, wallClock, config.storage().purgeGraceMs());
+    return exchange.run(confirmations).andThen(outcome -> {
+      long tookMs = wallClock.millis() - started;
+      if (outcome.succeeded()) {
+        ExchangeResult result = outcome.result();
+        state.completed(wallClock.millis(), tookMs, result);
+        if (result.keysDiffering() > 0) {
+          LOG.log(System.Logger.Level.INFO, "anti-entropy with " + peer + ": " + result.segmentsDiffering()
+              + " segments and " + result.keysDiffering() + " keys differed, " + result.pushed() + " records sent, "
+              + result.pulled() + " received in " + tookMs + " ms");
+        }
+      } else {
+        String reason = outcome.cause().getMessage() == null ? outcome.cause().getClass().getSimpleName()
+            : outcome.cause().getMessage();
+        state.failed(tookMs, reason);
+        LOG.log(System.Logger.Level.WARNING, "anti-entropy with " + peer + " failed after " + tookMs + " ms: " + reason);
+      }
+    });
+  }
+
+  /** Every other node's anti-entropy state, in topology order. */
+  public Map<NodeUrl, PeerStatus> status() {
+    Map<NodeUrl, PeerStatus> status = new LinkedHashMap<>();
+    progress.forEach((peer, state) -> status.put(peer, state.snapshot(confirmations.confirmedAt(peer))));
+    return status;
+  }
+
+  public long intervalMs() {
+    return config.antiEntropy().intervalMs();
+  }
+
+  /** The exchanges of one pair that this node started; written on the maintenance context, read anywhere. */
+  private static final class Progress {
+    final boolean initiator;
+    volatile boolean exchanging;
+    private long lastStartedAt;
+    private long lastCompletedAt;
+    private long lastDurationMs;
+    private ExchangeResult last;
+    private long keysRepaired;
+    private long completed;
+    private long failed;
+    private String lastError;
+
+    Progress(boolean initiator) {
+      this.initiator = initiator;
+    }
+
+    synchronized void started(long at) {
+      exchanging = true;
+      lastStartedAt = at;
+    }
+
+    synchronized void completed(long at, long tookMs, ExchangeResult result) {
+      exchanging = false;
+      lastCompletedAt = at;
+      lastDurationMs = tookMs;
+      last = result;
+      keysRepaired += result.repaired();
+      completed++;
+    }
+
+    synchronized void failed(long tookMs, String reason) {
+      exchanging = false;
+      lastDurationMs = tookMs;
+      lastError = reason;
+      failed++;
+    }
+
+    synchronized PeerStatus snapshot(long confirmedAt) {
+      return new PeerStatus(initiator, exchanging, lastStartedAt, lastCompletedAt, lastDurationMs, last, keysRepaired,
+          completed, failed, lastError, confirmedAt);
+    }
+  }
+}
