@@ -4,6 +4,7 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.RocksDatabase;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,20 +48,26 @@ public final class RocksHintStore implements HintStore {
     });
   }
 
+  /**
+   * Deletes exactly the hints it counts, one by one in a write batch: a range delete would also take
+   * hints stored after the count began (their sequences, issued earlier, can be below the bound),
+   * leaving them counted as pending forever.
+   */
   @Override
   public long dropBefore(NodeUrl target, long sequence) {
     byte[] prefix = HintCodec.prefix(target);
     byte[] end = HintCodec.key(target, sequence);
     return database.call("drop old hints", db -> {
       long count = 0;
-      try (RocksIterator iterator = db.newIterator(hints)) {
+      try (RocksIterator iterator = db.newIterator(hints); WriteBatch batch = new WriteBatch()) {
         for (iterator.seek(prefix); iterator.isValid() && Arrays.compareUnsigned(iterator.key(), end) < 0; iterator.next()) {
+          batch.delete(hints, iterator.key());
           count++;
         }
         iterator.status();
-      }
-      if (count > 0) {
-        db.deleteRange(hints, database.writeOptions(), prefix, end);
+        if (count > 0) {
+          db.write(database.writeOptions(), batch);
+        }
       }
       return count;
     });
