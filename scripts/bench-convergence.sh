@@ -66,7 +66,7 @@ fill "$node1" "$KEYS" "&ack=2&from=3" s
 start_nodes "$work/part2" "${ports[2]}"
 await_no_hints_for_node3
 
-repairs() { cluster 'j["readRepairs"]["sent"]'; }
+repairs() { cluster 'j["readRepairs"]["written"]'; }
 rate() { PREFIX=$1 QUORUM="&ack=2&from=3" wrk_rate "$work/get-$1.txt" "$node1" get; } # PREFIX
 echo "warming up..."
 rate c > /dev/null

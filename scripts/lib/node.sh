@@ -172,7 +172,7 @@ cleanup_work_dir() {
 }
 
 # json_at URL EXPR: prints the Python expression EXPR evaluated on the JSON that GET URL answers
-# (bound to j), e.g. json_at http://127.0.0.1:8080/v0/cluster 'j["readRepairs"]["sent"]'.
+# (bound to j), e.g. json_at http://127.0.0.1:8080/v0/cluster 'j["readRepairs"]["written"]'.
 json_at() {
   local body
   require python3 "it reads the nodes' JSON"

@@ -49,6 +49,8 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /** Starts {@code size} nodes; {@code extra} conf keys go to every node. */
+  private static final long ANTI_ENTROPY_OFF_MS = 24 * 3_600_000L;
+
   public static TestCluster start(int size, Path dataRoot, JsonObject extra) {
     // The topology must be known before any node starts, so ports are picked up front
     // (free when picked; another process could take one in between, which fails the start loudly).
@@ -72,6 +74,9 @@ public final class TestCluster implements AutoCloseable {
           .put("eventLoops", 1)
           .put("replicaTimeoutMs", 2_000)
           .put("storage", new JsonObject().put("workers", 2))
+          // Exchanges stay out of the way of what these tests look at (read repair, hints, a stale
+          // replica), unless a test asks for them; AntiEntropyTest runs them on node processes.
+          .put("antiEntropy", new JsonObject().put("intervalMs", ANTI_ENTROPY_OFF_MS))
           .put("hazelcast", new JsonObject().put("port", hazelcastPorts.get(i)).put("members", members)
               .put("clusterName", clusterName))
           .mergeIn(extra, true);
