@@ -47,8 +47,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Three nodes as processes, each on a loopback address and (with skews) a fake clock of its own,
  * written to through every node at the default quorum (2 of 3) with PUTs and DELETEs of a few
- * hundred keys, while a {@link Nemesis} kills and restarts nodes, pauses them, partitions them
- * (iptables) and moves their clocks by up to 3 s. Then every fault is healed, hints are let
+ * hundred keys at a time (a window that slides on, so that every moment of the run leaves keys
+ * whose last write is checked), while a {@link Nemesis} kills and restarts nodes, pauses them,
+ * partitions them (iptables) and moves their clocks by up to 3 s. Then every fault is healed, hints are let
  * drain, and every key is read at {@code ack=3&from=3} through every node and judged against its
  * write history ({@link LastWriteWinsChecker}: no acknowledged write lost, no deleted key back, no
  * value nobody wrote); finally every replica's own copy must be the same.
@@ -56,7 +57,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>System properties: {@code chaos.seconds} (faults, default 75), {@code chaos.seed} (replays a
  * run's schedule), {@code chaos.skew=false} and {@code chaos.partitions=false} (leave those faults
  * out), {@code chaos.faults=KILL,PAUSE,...} (only these kinds), {@code chaos.rate} (writes per second,
- * default 150), {@code chaos.keys} (default 300).
+ * default 150), {@code chaos.keys} (keys written at a time, default 300).
  * Without iptables rights or libfaketime, partitions or skews are left out with a printed note.
  *
  * <p>Not yet part of {@code mvn test} (its name does not end in Test): run it with
@@ -68,6 +69,11 @@ class ChaosTest {
   /** Unanswered writes at once, at most: a paused node holds its share of 3 s of writes, 150/s over 3 nodes. */
   private static final int MAX_IN_FLIGHT = 1_000;
   private static final double DELETE_SHARE = 0.2;
+  /**
+   * With 300 keys written at a time and 150 writes/s, a key is written for about 12 s; a 75 s run
+   * writes about 2,200 keys, each read through 3 nodes at the end.
+   */
+  private static final int WRITES_PER_KEY = 6;
   private static final long MAX_SKEW_MS = 3_000;
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
   /** Three JVMs starting at once took 51-68 s here while other builds kept the 2 cores busy (load 20-30). */
@@ -84,8 +90,8 @@ class ChaosTest {
   private ProcessCluster cluster;
   private Firewall firewall;
   private RecordingWriters writers;
-  /** Reads and compares keys in parallel: one at a time, the checks of a 300-key run took 15-20 s here. */
-  private final ExecutorService checkers = Executors.newFixedThreadPool(6);
+  /** Reads and compares keys in parallel: one at a time, 900 reads took 15-17 s on this 2-core machine. */
+  private final ExecutorService checkers = Executors.newFixedThreadPool(8);
   private final AtomicLong retriedReads = new AtomicLong();
 
   @AfterEach
@@ -166,8 +172,9 @@ class ChaosTest {
 
   private void exercise(Duration faults, long origin, long seed, long startMillis, boolean skews) throws Exception {
     int rate = Integer.getInteger("chaos.rate", 150);
+    int keysAtATime = Integer.getInteger("chaos.keys", 300);
     writers = new RecordingWriters(cluster.urls(), new RecordingWriters.Settings(
-        Integer.getInteger("chaos.keys", 300), DELETE_SHARE, rate, MAX_IN_FLIGHT, REQUEST_TIMEOUT, seed));
+        keysAtATime, WRITES_PER_KEY, DELETE_SHARE, rate, MAX_IN_FLIGHT, REQUEST_TIMEOUT, seed));
     Set<Nemesis.Fault> kinds = EnumSet.noneOf(Nemesis.Fault.class);
     for (String kind : System.getProperty("chaos.faults", "KILL,PAUSE,ISOLATE,CUT_LINK,SKEW").split(",")) {
       kinds.add(Nemesis.Fault.valueOf(kind.trim()));
@@ -206,8 +213,9 @@ class ChaosTest {
 
     Map<Write.Outcome, Long> outcomes = history.stream().collect(Collectors.groupingBy(Write::outcome, Collectors.counting()));
     Report report = new Report();
-    report.line("seed %d, %d s of faults, %d writes/s sent (open loop, %d skipped with %d unanswered) over %d keys",
-        seed, faults.toSeconds(), rate, writers.skipped(), MAX_IN_FLIGHT, written.size());
+    report.line("seed %d, %d s of faults, %d writes/s sent (open loop, %d skipped with %d unanswered) to %d keys,"
+        + " %d at a time", seed, faults.toSeconds(), rate, writers.skipped(), MAX_IN_FLIGHT, written.size(),
+        keysAtATime);
     report.line("writes: %d acknowledged, %d failed, %d unknown (not acknowledged, by cause: %s); %d PUT, %d DELETE",
         outcomes.getOrDefault(Write.Outcome.ACKNOWLEDGED, 0L), outcomes.getOrDefault(Write.Outcome.FAILED, 0L),
         outcomes.getOrDefault(Write.Outcome.UNKNOWN, 0L), writers.failuresByCause(),
@@ -228,6 +236,8 @@ class ChaosTest {
         divergent.stream().limit(EXAMPLES).toList());
     report.line("whole run %d s", (System.nanoTime() - origin) / 1_000_000_000);
     List<Finding> findings = verdict.findings();
+    report.line("keys lost or resurrected by the step during which their last acknowledged write started: %s",
+        byStep(findings, nemesis.steps(), origin));
     // One example per key: the reads of a key through the three nodes mostly tell the same story.
     Map<String, Finding> firstPerKey = new LinkedHashMap<>();
     findings.forEach(finding -> firstPerKey.putIfAbsent(finding.read().key(), finding));
@@ -236,6 +246,24 @@ class ChaosTest {
     if (!findings.isEmpty() || !divergent.isEmpty()) {
       fail("chaos run with seed " + seed + " broke the store's promises:\n" + report);
     }
+  }
+
+  /** Where the broken keys' last acknowledged writes fall in the fault schedule, to see which faults break what. */
+  private static Map<String, Integer> byStep(List<Finding> findings, List<Nemesis.Step> steps, long origin) {
+    Map<String, Set<String>> keys = new LinkedHashMap<>();
+    for (Finding finding : findings) {
+      if (finding.latest() == null) {
+        continue;
+      }
+      long start = finding.latest().startNanos();
+      String step = steps.stream().filter(s -> s.startNanos() <= start && start <= s.endNanos()).findFirst()
+          .map(s -> String.format(Locale.ROOT, "%.0f s %s", (s.startNanos() - origin) / 1e9, s.what()))
+          .orElse("between steps");
+      keys.computeIfAbsent(step, k -> new TreeSet<>()).add(finding.read().key());
+    }
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    keys.forEach((step, broken) -> counts.put(step, broken.size()));
+    return counts;
   }
 
   private List<Read> readEveryKeyThroughEveryNode(Set<String> keys) throws Exception {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +20,8 @@ import java.util.regex.Pattern;
  * then healed before the next: {@code kill -9} and restart, {@code SIGSTOP}/{@code SIGCONT}, one
  * node cut off from the others (a majority and a minority), one link between two nodes cut (the
  * third still sees both), and a node's clock moved by up to {@code maxSkewMillis} either way, alone
- * or on top of another fault (a node whose clock is off that also restarts, pauses or is cut off).
+ * or on top of another fault (a node whose clock is off that also restarts, pauses or is cut off);
+ * a moved clock stays off through the next step too.
  * Every other step is a kill, so the number of kills grows with the run's length. Which fault,
  * which node, how long and how far all come from the seed; only timing differs between replays.
  */
@@ -53,6 +55,9 @@ public final class Nemesis {
   private final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
   private final List<Long> restartMillis = new ArrayList<>();
   private final Set<Integer> paused = new HashSet<>();
+  private final List<Step> steps = new ArrayList<>();
+  /** The node whose clock the previous step moved, -1 if none: it is reset at the end of this step. */
+  private int skewedBefore = -1;
 
   /** @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null */
   public Nemesis(ProcessCluster cluster, Firewall firewall, Settings settings, long originNanos, PrintStream log) {
@@ -90,7 +95,16 @@ public final class Nemesis {
 
   /** How many faults of each kind were injected (a skew on top of another fault counts as a skew too). */
   public Map<Fault, Integer> injected() {
-    return Map.copyOf(injected);
+    return Collections.unmodifiableMap(new EnumMap<>(injected));
+  }
+
+  /** A step of the schedule: when it began, when its last fault was undone, what it did. */
+  public record Step(long startNanos, long endNanos, String what) {
+  }
+
+  /** The steps run so far, in order. */
+  public List<Step> steps() {
+    return List.copyOf(steps);
   }
 
   /** How long each restart after a kill took until the node served again (lease wait included). */
@@ -103,6 +117,7 @@ public final class Nemesis {
     if (firewall != null) {
       firewall.healAll();
     }
+    skewedBefore = -1;
     for (int node = 0; node < cluster.size(); node++) {
       if (cluster.hasFakeClocks()) {
         cluster.clock(node).setOffsetMillis(0);
@@ -129,8 +144,15 @@ public final class Nemesis {
     long offset = (random.nextBoolean() ? 1 : -1)
         * (MIN_SKEW_MS + (long) (random.nextDouble() * (settings.maxSkewMillis() - MIN_SKEW_MS)));
 
+    long started = System.nanoTime();
+    String description = fault + (fault == Fault.CUT_LINK ? " nodes " + victim + "-" + peer : " node " + victim)
+        + (skew ? String.format(Locale.ROOT, ", clock %+d ms", offset) : "");
     if (skew) {
       setClock(victim, offset);
+    }
+    if (skewedBefore >= 0 && !(skew && skewedBefore == victim)) {
+      description += String.format(Locale.ROOT, ", node %d clock still %+d ms", skewedBefore,
+          cluster.clock(skewedBefore).offsetMillis());
     }
     switch (fault) {
       case KILL -> {
@@ -166,13 +188,13 @@ public final class Nemesis {
     long settling = System.nanoTime();
     cluster.awaitAllSeeAll();
     say("every node sees every node again after %d ms", (System.nanoTime() - settling) / 1_000_000);
-    if (skew) {
-      if (fault != Fault.SKEW) {
-        // The healed node serves a while on its skewed clock: a restarted node starts from its own clock.
-        Thread.sleep(holdMs);
-      }
-      setClock(victim, 0);
+    // A clock stays off through the next step as well, as wrong clocks do for a while: the next
+    // step's fault then hits a cluster whose versions one node pushes ahead (or holds back).
+    if (skewedBefore >= 0 && skewedBefore != (skew ? victim : -1)) {
+      setClock(skewedBefore, 0);
     }
+    skewedBefore = skew ? victim : -1;
+    steps.add(new Step(started, System.nanoTime(), description));
   }
 
   private void heal(Fault fault, int victim) throws IOException, InterruptedException {
