@@ -222,6 +222,7 @@ class ChaosTest {
         history.stream().filter(w -> w.kind() == Write.Kind.PUT).count(),
         history.stream().filter(w -> w.kind() == Write.Kind.DELETE).count());
     report.line("faults injected: %s; restarts served after %s ms", nemesis.injected(), nemesis.restartMillis());
+    report.line("steps after which membership took over a minute to see every node again: %d", nemesis.slowHeals());
     report.line("cluster start %d ms; healing %d ms; hints delivered %d ms after the heal; %d reads (%d asked again"
             + " after a 504) took %d ms; replica copies compared in %d ms", startMillis, (healed - faultsEnded) / 1_000_000,
         (converged - healed) / 1_000_000, reads.size(), retriedReads.get(), (readsDone - converged) / 1_000_000,

@@ -30,6 +30,8 @@ public final class Nemesis {
   private static final int HOLD_SPREAD_MS = 1_500;
   private static final long MIN_SKEW_MS = 500;
   private static final long KILL_DOWN_MS = 500;
+  private static final Duration SETTLE = Duration.ofSeconds(60);
+  private static final Duration FINAL_SETTLE = Duration.ofSeconds(120);
   private static final Pattern LEASE_WAIT = Pattern.compile("waiting (\\d+) ms for the wall clock");
 
   public enum Fault { KILL, PAUSE, ISOLATE, CUT_LINK, SKEW }
@@ -58,6 +60,7 @@ public final class Nemesis {
   private final List<Step> steps = new ArrayList<>();
   /** The node whose clock the previous step moved, -1 if none: it is reset at the end of this step. */
   private int skewedBefore = -1;
+  private int slowHeals;
 
   /** @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null */
   public Nemesis(ProcessCluster cluster, Firewall firewall, Settings settings, long originNanos, PrintStream log) {
@@ -129,7 +132,14 @@ public final class Nemesis {
         cluster.startAgain(node);
       }
     }
-    cluster.awaitAllSeeAll();
+    long deadline = System.nanoTime() + FINAL_SETTLE.toNanos();
+    while (!cluster.allSeeAll()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("membership has not healed " + FINAL_SETTLE.toSeconds() + " s after every fault was"
+            + " undone: " + cluster.membershipViews());
+      }
+      Thread.sleep(100);
+    }
   }
 
   private void step(Fault fault) throws IOException, InterruptedException {
@@ -185,9 +195,7 @@ public final class Nemesis {
     // A killed node is started again at once: it stays down anyway until its clock lease has run out (8-10 s).
     Thread.sleep(fault == Fault.KILL ? KILL_DOWN_MS : holdMs);
     heal(fault, victim);
-    long settling = System.nanoTime();
-    cluster.awaitAllSeeAll();
-    say("every node sees every node again after %d ms", (System.nanoTime() - settling) / 1_000_000);
+    settle();
     // A clock stays off through the next step as well, as wrong clocks do for a while: the next
     // step's fault then hits a cluster whose versions one node pushes ahead (or holds back).
     if (skewedBefore >= 0 && skewedBefore != (skew ? victim : -1)) {
@@ -195,6 +203,31 @@ public final class Nemesis {
     }
     skewedBefore = skew ? victim : -1;
     steps.add(new Step(started, System.nanoTime(), description));
+  }
+
+  /**
+   * Waits until every node sees every node alive again, at most {@link #SETTLE}. A membership
+   * that takes longer is reported and counted, and the run goes on: the run is there to test
+   * what happens to the data, which the faults of the next steps still do.
+   */
+  private void settle() throws InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + SETTLE.toNanos();
+    while (!cluster.allSeeAll()) {
+      if (System.nanoTime() > deadline) {
+        slowHeals++;
+        say("membership has not healed %d s after the fault was undone, going on: %s", SETTLE.toSeconds(),
+            cluster.membershipViews());
+        return;
+      }
+      Thread.sleep(100);
+    }
+    say("every node sees every node again after %d ms", (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /** Steps after which membership took longer than {@link #SETTLE} to see every node again. */
+  public int slowHeals() {
+    return slowHeals;
   }
 
   private void heal(Fault fault, int victim) throws IOException, InterruptedException {
