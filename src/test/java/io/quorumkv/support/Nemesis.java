@@ -22,8 +22,12 @@ import java.util.regex.Pattern;
  * third still sees both), and a node's clock moved by up to {@code maxSkewMillis} either way, alone
  * or on top of another fault (a node whose clock is off that also restarts, pauses or is cut off);
  * a moved clock stays off through the next step too.
- * Every other step is a kill, so the number of kills grows with the run's length. Which fault,
- * which node, how long and how far all come from the seed; only timing differs between replays.
+ * Every {@code killEvery}-th step is a kill, so the number of kills grows with the run's length;
+ * the other steps deal the other kinds from a deck shuffled anew each time it runs out, so every
+ * kind comes once within a round of steps, however few steps a slow machine gets through (drawn
+ * at random, a 75 s run that managed three steps never cut the network). A run goes on past its
+ * duration until every kind has been injected. Which fault, which node, how long and how far all
+ * come from the seed; only timing differs between replays.
  */
 public final class Nemesis {
   private static final long HOLD_MIN_MS = 2_000;
@@ -37,11 +41,17 @@ public final class Nemesis {
   public enum Fault { KILL, PAUSE, ISOLATE, CUT_LINK, SKEW }
 
   /**
-   * @param faults        the kinds to inject; with {@link Fault#KILL} among them every other step is a kill,
-   *                      with {@link Fault#SKEW} a skew may also come on top of another fault
+   * @param faults        the kinds to inject; with {@link Fault#SKEW} among them a skew may also come on top of another fault
+   * @param killEvery     with {@link Fault#KILL} among the faults, every {@code killEvery}-th step is a kill (from the first)
    * @param maxSkewMillis largest clock offset, either way
    */
-  public record Settings(Set<Fault> faults, long maxSkewMillis, long seed) {
+  public record Settings(Set<Fault> faults, int killEvery, long maxSkewMillis, long seed) {
+    public Settings {
+      if (killEvery < 1) {
+        throw new IllegalArgumentException("killEvery must be at least 1: " + killEvery);
+      }
+    }
+
     boolean has(Fault fault) {
       return faults.contains(fault);
     }
@@ -54,6 +64,8 @@ public final class Nemesis {
   private final long originNanos;
   private final PrintStream log;
   private final List<Fault> others = new ArrayList<>();
+  /** The other kinds still to deal in this round; refilled and shuffled when empty. */
+  private final List<Fault> deck = new ArrayList<>();
   private final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
   private final List<Long> restartMillis = new ArrayList<>();
   private final Set<Integer> paused = new HashSet<>();
@@ -87,13 +99,28 @@ public final class Nemesis {
     }
   }
 
-  /** Runs steps until {@code duration} has passed (the last one is finished, so it may run over). */
+  /**
+   * Runs steps until {@code duration} has passed and every kind has been injected at least once
+   * (the last step is finished, so it may run over).
+   */
   public void run(Duration duration) throws IOException, InterruptedException {
     long end = System.nanoTime() + duration.toNanos();
-    for (int step = 0; System.nanoTime() < end; step++) {
-      boolean kill = settings.has(Fault.KILL) && (step % 2 == 0 || others.isEmpty());
-      step(kill ? Fault.KILL : others.get(random.nextInt(others.size())));
+    for (int step = 0; System.nanoTime() < end || !everyKindInjected(); step++) {
+      boolean kill = settings.has(Fault.KILL) && (step % settings.killEvery() == 0 || others.isEmpty());
+      step(kill ? Fault.KILL : deal());
     }
+  }
+
+  private Fault deal() {
+    if (deck.isEmpty()) {
+      deck.addAll(others);
+      Collections.shuffle(deck, random);
+    }
+    return deck.remove(deck.size() - 1);
+  }
+
+  private boolean everyKindInjected() {
+    return settings.faults().stream().allMatch(fault -> injected.get(fault) > 0);
   }
 
   /** How many faults of each kind were injected (a skew on top of another fault counts as a skew too). */
@@ -132,13 +159,9 @@ public final class Nemesis {
         cluster.startAgain(node);
       }
     }
-    long deadline = System.nanoTime() + FINAL_SETTLE.toNanos();
-    while (!cluster.allSeeAll()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("membership has not healed " + FINAL_SETTLE.toSeconds() + " s after every fault was"
-            + " undone: " + cluster.membershipViews());
-      }
-      Thread.sleep(100);
+    if (!awaitWholeMembership(FINAL_SETTLE)) {
+      throw new AssertionError("membership has not healed " + FINAL_SETTLE.toSeconds() + " s after every fault was"
+          + " undone: " + cluster.membershipViews());
     }
   }
 
@@ -211,18 +234,31 @@ public final class Nemesis {
    * what happens to the data, which the faults of the next steps still do.
    */
   private void settle() throws InterruptedException {
+    if (!awaitWholeMembership(SETTLE)) {
+      slowHeals++;
+      say("membership has not healed %d s after the fault was undone, going on: %s", SETTLE.toSeconds(),
+          cluster.membershipViews());
+    }
+  }
+
+  /**
+   * Polls until every node sees every node alive, at most {@code limit}; says how long it took,
+   * and what each node saw when it did not heal at the first look, to tell a slow heal's cause.
+   */
+  private boolean awaitWholeMembership(Duration limit) throws InterruptedException {
     long start = System.nanoTime();
-    long deadline = start + SETTLE.toNanos();
+    if (cluster.allSeeAll()) {
+      return true;
+    }
+    say("membership not whole yet: %s", cluster.membershipViews());
     while (!cluster.allSeeAll()) {
-      if (System.nanoTime() > deadline) {
-        slowHeals++;
-        say("membership has not healed %d s after the fault was undone, going on: %s", SETTLE.toSeconds(),
-            cluster.membershipViews());
-        return;
+      if (System.nanoTime() - start > limit.toNanos()) {
+        return false;
       }
       Thread.sleep(100);
     }
     say("every node sees every node again after %d ms", (System.nanoTime() - start) / 1_000_000);
+    return true;
   }
 
   /** Steps after which membership took longer than {@link #SETTLE} to see every node again. */
