@@ -234,6 +234,8 @@ class ChaosTest {
     report.line("faults injected in %d steps over %d s: %s; restarts served after %s ms", nemesis.steps().size(),
         (faultsEnded - faultsStarted) / 1_000_000_000, nemesis.injected(), nemesis.restartMillis());
     report.line("steps after which membership took over a minute to see every node again: %d", nemesis.slowHeals());
+    report.line("restarts that exited before serving and were started again: %d %s", nemesis.failedStarts().size(),
+        nemesis.failedStarts());
     report.line("cluster start %d ms; healing %d ms; hints delivered %d ms after the heal; %d reads (%d asked again"
             + " after a 504) took %d ms; replica copies compared in %d ms", startMillis, (healed - faultsEnded) / 1_000_000,
         (converged - healed) / 1_000_000, reads.size(), retriedReads.get(), (readsDone - converged) / 1_000_000,

@@ -36,6 +36,8 @@ public final class Nemesis {
   private static final long KILL_DOWN_MS = 500;
   private static final Duration SETTLE = Duration.ofSeconds(60);
   private static final Duration FINAL_SETTLE = Duration.ofSeconds(120);
+  /** Starts of one node in a row that may exit before serving, like a supervisor's restart limit. */
+  private static final int START_ATTEMPTS = 3;
   private static final Pattern LEASE_WAIT = Pattern.compile("waiting (\\d+) ms for the wall clock");
 
   public enum Fault { KILL, PAUSE, ISOLATE, CUT_LINK, SKEW }
@@ -73,6 +75,7 @@ public final class Nemesis {
   /** The node whose clock the previous step moved, -1 if none: it is reset at the end of this step. */
   private int skewedBefore = -1;
   private int slowHeals;
+  private final List<String> failedStarts = new ArrayList<>();
 
   /** @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null */
   public Nemesis(ProcessCluster cluster, Firewall firewall, Settings settings, long originNanos, PrintStream log) {
@@ -156,7 +159,7 @@ public final class Nemesis {
         cluster.resume(node);
       }
       if (!cluster.running(node)) {
-        cluster.startAgain(node);
+        startAgain(node);
       }
     }
     if (!awaitWholeMembership(FINAL_SETTLE)) {
@@ -270,7 +273,7 @@ public final class Nemesis {
     switch (fault) {
       case KILL -> {
         long start = System.nanoTime();
-        cluster.startAgain(victim);
+        startAgain(victim);
         long took = (System.nanoTime() - start) / 1_000_000;
         restartMillis.add(took);
         Matcher lease = LEASE_WAIT.matcher(cluster.currentLog(victim));
@@ -294,6 +297,45 @@ public final class Nemesis {
       }
       default -> throw new IllegalStateException(fault.toString());
     }
+  }
+
+  /**
+   * Starts the node again, and again if it exits before serving, as a supervisor would (systemd's
+   * {@code Restart=on-failure}), at most {@link #START_ATTEMPTS} times: a node that starts while
+   * the others merge after a partition is refused by Hazelcast ("Cluster state either is locked or
+   * doesn't allow new members to join -> FROZEN") and exits with "cannot join the cluster".
+   * Each such exit is recorded for the report.
+   */
+  private void startAgain(int node) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        cluster.startAgain(node);
+        return;
+      } catch (AssertionError exited) {
+        if (cluster.running(node) || attempt == START_ATTEMPTS) {
+          throw exited;
+        }
+        String cause = exitCause(cluster.currentLog(node));
+        failedStarts.add("node " + node + ": " + cause);
+        say("node %d exited while starting (%s), starting it again", node, cause);
+      }
+    }
+  }
+
+  /** The node's own last words ("quorumkv: ..."), or the last line of its log. */
+  private static String exitCause(String log) {
+    String[] lines = log.strip().split("\n");
+    for (int i = lines.length - 1; i >= 0; i--) {
+      if (lines[i].startsWith("quorumkv: ")) {
+        return lines[i].substring("quorumkv: ".length());
+      }
+    }
+    return lines[lines.length - 1];
+  }
+
+  /** The starts that exited before serving and were started again, with their causes. */
+  public List<String> failedStarts() {
+    return List.copyOf(failedStarts);
   }
 
   private void setClock(int node, long offsetMillis) throws IOException {
