@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,25 +20,40 @@ import java.util.regex.Pattern;
  * then healed before the next: {@code kill -9} and restart, {@code SIGSTOP}/{@code SIGCONT}, one
  * node cut off from the others (a majority and a minority), one link between two nodes cut (the
  * third still sees both), and a node's clock moved by up to {@code maxSkewMillis} either way, alone
- * or on top of another fault (a node whose clock is off that also restarts, pauses or is cut off).
- * Every other step is a kill, so the number of kills grows with the run's length. Which fault,
- * which node, how long and how far all come from the seed; only timing differs between replays.
+ * or on top of another fault (a node whose clock is off that also restarts, pauses or is cut off);
+ * a moved clock stays off through the next step too.
+ * Every {@code killEvery}-th step is a kill, so the number of kills grows with the run's length;
+ * the other steps deal the other kinds from a deck shuffled anew each time it runs out, so every
+ * kind comes once within a round of steps, however few steps a slow machine gets through (drawn
+ * at random, a 75 s run that managed three steps never cut the network). A run goes on past its
+ * duration until every kind has been injected. Which fault, which node, how long and how far all
+ * come from the seed; only timing differs between replays.
  */
 public final class Nemesis {
   private static final long HOLD_MIN_MS = 2_000;
   private static final int HOLD_SPREAD_MS = 1_500;
   private static final long MIN_SKEW_MS = 500;
   private static final long KILL_DOWN_MS = 500;
+  private static final Duration SETTLE = Duration.ofSeconds(60);
+  private static final Duration FINAL_SETTLE = Duration.ofSeconds(120);
+  /** Starts of one node in a row that may exit before serving, like a supervisor's restart limit. */
+  private static final int START_ATTEMPTS = 3;
   private static final Pattern LEASE_WAIT = Pattern.compile("waiting (\\d+) ms for the wall clock");
 
   public enum Fault { KILL, PAUSE, ISOLATE, CUT_LINK, SKEW }
 
   /**
-   * @param faults        the kinds to inject; with {@link Fault#KILL} among them every other step is a kill,
-   *                      with {@link Fault#SKEW} a skew may also come on top of another fault
+   * @param faults        the kinds to inject; with {@link Fault#SKEW} among them a skew may also come on top of another fault
+   * @param killEvery     with {@link Fault#KILL} among the faults, every {@code killEvery}-th step is a kill (from the first)
    * @param maxSkewMillis largest clock offset, either way
    */
-  public record Settings(Set<Fault> faults, long maxSkewMillis, long seed) {
+  public record Settings(Set<Fault> faults, int killEvery, long maxSkewMillis, long seed) {
+    public Settings {
+      if (killEvery < 1) {
+        throw new IllegalArgumentException("killEvery must be at least 1: " + killEvery);
+      }
+    }
+
     boolean has(Fault fault) {
       return faults.contains(fault);
     }
@@ -50,9 +66,16 @@ public final class Nemesis {
   private final long originNanos;
   private final PrintStream log;
   private final List<Fault> others = new ArrayList<>();
+  /** The other kinds still to deal in this round; refilled and shuffled when empty. */
+  private final List<Fault> deck = new ArrayList<>();
   private final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
   private final List<Long> restartMillis = new ArrayList<>();
   private final Set<Integer> paused = new HashSet<>();
+  private final List<Step> steps = new ArrayList<>();
+  /** The node whose clock the previous step moved, -1 if none: it is reset at the end of this step. */
+  private int skewedBefore = -1;
+  private int slowHeals;
+  private final List<String> failedStarts = new ArrayList<>();
 
   /** @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null */
   public Nemesis(ProcessCluster cluster, Firewall firewall, Settings settings, long originNanos, PrintStream log) {
@@ -79,18 +102,42 @@ public final class Nemesis {
     }
   }
 
-  /** Runs steps until {@code duration} has passed (the last one is finished, so it may run over). */
+  /**
+   * Runs steps until {@code duration} has passed and every kind has been injected at least once
+   * (the last step is finished, so it may run over).
+   */
   public void run(Duration duration) throws IOException, InterruptedException {
     long end = System.nanoTime() + duration.toNanos();
-    for (int step = 0; System.nanoTime() < end; step++) {
-      boolean kill = settings.has(Fault.KILL) && (step % 2 == 0 || others.isEmpty());
-      step(kill ? Fault.KILL : others.get(random.nextInt(others.size())));
+    for (int step = 0; System.nanoTime() < end || !everyKindInjected(); step++) {
+      boolean kill = settings.has(Fault.KILL) && (step % settings.killEvery() == 0 || others.isEmpty());
+      step(kill ? Fault.KILL : deal());
     }
+  }
+
+  private Fault deal() {
+    if (deck.isEmpty()) {
+      deck.addAll(others);
+      Collections.shuffle(deck, random);
+    }
+    return deck.remove(deck.size() - 1);
+  }
+
+  private boolean everyKindInjected() {
+    return settings.faults().stream().allMatch(fault -> injected.get(fault) > 0);
   }
 
   /** How many faults of each kind were injected (a skew on top of another fault counts as a skew too). */
   public Map<Fault, Integer> injected() {
-    return Map.copyOf(injected);
+    return Collections.unmodifiableMap(new EnumMap<>(injected));
+  }
+
+  /** A step of the schedule: when it began, when its last fault was undone, what it did. */
+  public record Step(long startNanos, long endNanos, String what) {
+  }
+
+  /** The steps run so far, in order. */
+  public List<Step> steps() {
+    return List.copyOf(steps);
   }
 
   /** How long each restart after a kill took until the node served again (lease wait included). */
@@ -103,6 +150,7 @@ public final class Nemesis {
     if (firewall != null) {
       firewall.healAll();
     }
+    skewedBefore = -1;
     for (int node = 0; node < cluster.size(); node++) {
       if (cluster.hasFakeClocks()) {
         cluster.clock(node).setOffsetMillis(0);
@@ -111,10 +159,13 @@ public final class Nemesis {
         cluster.resume(node);
       }
       if (!cluster.running(node)) {
-        cluster.startAgain(node);
+        startAgain(node);
       }
     }
-    cluster.awaitAllSeeAll();
+    if (!awaitWholeMembership(FINAL_SETTLE)) {
+      throw new AssertionError("membership has not healed " + FINAL_SETTLE.toSeconds() + " s after every fault was"
+          + " undone: " + cluster.membershipViews());
+    }
   }
 
   private void step(Fault fault) throws IOException, InterruptedException {
@@ -129,8 +180,15 @@ public final class Nemesis {
     long offset = (random.nextBoolean() ? 1 : -1)
         * (MIN_SKEW_MS + (long) (random.nextDouble() * (settings.maxSkewMillis() - MIN_SKEW_MS)));
 
+    long started = System.nanoTime();
+    String description = fault + (fault == Fault.CUT_LINK ? " nodes " + victim + "-" + peer : " node " + victim)
+        + (skew ? String.format(Locale.ROOT, ", clock %+d ms", offset) : "");
     if (skew) {
       setClock(victim, offset);
+    }
+    if (skewedBefore >= 0 && !(skew && skewedBefore == victim)) {
+      description += String.format(Locale.ROOT, ", node %d clock still %+d ms", skewedBefore,
+          cluster.clock(skewedBefore).offsetMillis());
     }
     switch (fault) {
       case KILL -> {
@@ -163,23 +221,59 @@ public final class Nemesis {
     // A killed node is started again at once: it stays down anyway until its clock lease has run out (8-10 s).
     Thread.sleep(fault == Fault.KILL ? KILL_DOWN_MS : holdMs);
     heal(fault, victim);
-    long settling = System.nanoTime();
-    cluster.awaitAllSeeAll();
-    say("every node sees every node again after %d ms", (System.nanoTime() - settling) / 1_000_000);
-    if (skew) {
-      if (fault != Fault.SKEW) {
-        // The healed node serves a while on its skewed clock: a restarted node starts from its own clock.
-        Thread.sleep(holdMs);
-      }
-      setClock(victim, 0);
+    settle();
+    // A clock stays off through the next step as well, as wrong clocks do for a while: the next
+    // step's fault then hits a cluster whose versions one node pushes ahead (or holds back).
+    if (skewedBefore >= 0 && skewedBefore != (skew ? victim : -1)) {
+      setClock(skewedBefore, 0);
     }
+    skewedBefore = skew ? victim : -1;
+    steps.add(new Step(started, System.nanoTime(), description));
+  }
+
+  /**
+   * Waits until every node sees every node alive again, at most {@link #SETTLE}. A membership
+   * that takes longer is reported and counted, and the run goes on: the run is there to test
+   * what happens to the data, which the faults of the next steps still do.
+   */
+  private void settle() throws InterruptedException {
+    if (!awaitWholeMembership(SETTLE)) {
+      slowHeals++;
+      say("membership has not healed %d s after the fault was undone, going on: %s", SETTLE.toSeconds(),
+          cluster.membershipViews());
+    }
+  }
+
+  /**
+   * Polls until every node sees every node alive, at most {@code limit}; says how long it took,
+   * and what each node saw when it did not heal at the first look, to tell a slow heal's cause.
+   */
+  private boolean awaitWholeMembership(Duration limit) throws InterruptedException {
+    long start = System.nanoTime();
+    if (cluster.allSeeAll()) {
+      return true;
+    }
+    say("membership not whole yet: %s", cluster.membershipViews());
+    while (!cluster.allSeeAll()) {
+      if (System.nanoTime() - start > limit.toNanos()) {
+        return false;
+      }
+      Thread.sleep(100);
+    }
+    say("every node sees every node again after %d ms", (System.nanoTime() - start) / 1_000_000);
+    return true;
+  }
+
+  /** Steps after which membership took longer than {@link #SETTLE} to see every node again. */
+  public int slowHeals() {
+    return slowHeals;
   }
 
   private void heal(Fault fault, int victim) throws IOException, InterruptedException {
     switch (fault) {
       case KILL -> {
         long start = System.nanoTime();
-        cluster.startAgain(victim);
+        startAgain(victim);
         long took = (System.nanoTime() - start) / 1_000_000;
         restartMillis.add(took);
         Matcher lease = LEASE_WAIT.matcher(cluster.currentLog(victim));
@@ -203,6 +297,45 @@ public final class Nemesis {
       }
       default -> throw new IllegalStateException(fault.toString());
     }
+  }
+
+  /**
+   * Starts the node again, and again if it exits before serving, as a supervisor would (systemd's
+   * {@code Restart=on-failure}), at most {@link #START_ATTEMPTS} times: a node that starts while
+   * the others merge after a partition is refused by Hazelcast ("Cluster state either is locked or
+   * doesn't allow new members to join -> FROZEN") and exits with "cannot join the cluster".
+   * Each such exit is recorded for the report.
+   */
+  private void startAgain(int node) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        cluster.startAgain(node);
+        return;
+      } catch (AssertionError exited) {
+        if (cluster.running(node) || attempt == START_ATTEMPTS) {
+          throw exited;
+        }
+        String cause = exitCause(cluster.currentLog(node));
+        failedStarts.add("node " + node + ": " + cause);
+        say("node %d exited while starting (%s), starting it again", node, cause);
+      }
+    }
+  }
+
+  /** The node's own last words ("quorumkv: ..."), or the last line of its log. */
+  private static String exitCause(String log) {
+    String[] lines = log.strip().split("\n");
+    for (int i = lines.length - 1; i >= 0; i--) {
+      if (lines[i].startsWith("quorumkv: ")) {
+        return lines[i].substring("quorumkv: ".length());
+      }
+    }
+    return lines[lines.length - 1];
+  }
+
+  /** The starts that exited before serving and were started again, with their causes. */
+  public List<String> failedStarts() {
+    return List.copyOf(failedStarts);
   }
 
   private void setClock(int node, long offsetMillis) throws IOException {

@@ -311,6 +311,45 @@ public final class ProcessCluster implements AutoCloseable {
     return all.toString();
   }
 
+  /** Whether every running node's membership sees every running node alive; a node that does not answer means no. */
+  public boolean allSeeAll() {
+    for (int observer = 0; observer < nodes.length; observer++) {
+      if (!running(observer)) {
+        continue;
+      }
+      Map<String, Boolean> view;
+      try {
+        view = aliveAsSeenBy(observer);
+      } catch (AssertionError unanswered) {
+        return false;
+      }
+      for (int seen = 0; seen < nodes.length; seen++) {
+        if (running(seen) && !Boolean.TRUE.equals(view.get(url(seen)))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** What each running node's membership says, for a message. */
+  public String membershipViews() {
+    StringBuilder views = new StringBuilder();
+    for (int observer = 0; observer < nodes.length; observer++) {
+      views.append(observer == 0 ? "" : "; ").append("node ").append(observer).append(": ");
+      if (!running(observer)) {
+        views.append("not running");
+        continue;
+      }
+      try {
+        views.append(aliveAsSeenBy(observer));
+      } catch (AssertionError unanswered) {
+        views.append("no answer (").append(unanswered.getMessage()).append(')');
+      }
+    }
+    return views.toString();
+  }
+
   public void awaitAllSeeAll() {
     for (int observer = 0; observer < nodes.length; observer++) {
       if (!running(observer)) {

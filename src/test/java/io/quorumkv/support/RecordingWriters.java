@@ -21,9 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * PUTs and DELETEs of a small key space through every node of a cluster at the node's default
- * quorum (no {@code ack}/{@code from}), each write recorded with its outcome ({@link Write}).
- * Every PUT carries a value no other write carries, so a value read later names its write.
+ * PUTs and DELETEs through every node of a cluster at the node's default quorum (no
+ * {@code ack}/{@code from}), each write recorded with its outcome ({@link Write}). Every PUT
+ * carries a value no other write carries, so a value read later names its write.
+ *
+ * <p>The keys written form a window of a few hundred that slides on: each write picks a key of
+ * the window, and the window moves by one key every {@code writesPerKey} writes, so a key takes
+ * about that many writes, some from different nodes in quick succession, and is then left alone.
+ * Only a key's last write can be checked at the end; with a fixed set of keys, rewritten every
+ * few seconds, the end would only show what went wrong in the run's last seconds.
  *
  * <p>Open loop, as wrk2 does: writes are sent on a fixed schedule whether or not earlier ones
  * have been answered. A node that stands still (SIGSTOP) keeps receiving its share of writes the
@@ -43,13 +49,14 @@ public final class RecordingWriters {
   private volatile boolean running;
 
   /**
-   * @param keys           size of the key space
+   * @param keys           keys written at any one time (the window)
+   * @param writesPerKey   writes a key takes, on average, before the window leaves it
    * @param deleteShare    share of DELETEs among the writes
    * @param ratePerSecond  writes sent per second
    * @param maxInFlight    writes unanswered at once, at most; a write due beyond it is skipped (and counted)
    * @param requestTimeout after which a write counts as {@link Write.Outcome#UNKNOWN}
    */
-  public record Settings(int keys, double deleteShare, int ratePerSecond, int maxInFlight, Duration requestTimeout,
+  public record Settings(int keys, int writesPerKey, double deleteShare, int ratePerSecond, int maxInFlight, Duration requestTimeout,
                          long seed) {
   }
 
@@ -63,7 +70,7 @@ public final class RecordingWriters {
         .build();
   }
 
-  public static String key(int index) {
+  public static String key(long index) {
     return "chaos-" + index;
   }
 
@@ -111,6 +118,7 @@ public final class RecordingWriters {
     long intervalNanos = 1_000_000_000L / settings.ratePerSecond();
     long next = System.nanoTime();
     long sequence = 0;
+    long sent = 0;
     while (running && !Thread.currentThread().isInterrupted()) {
       long now = System.nanoTime();
       if (now < next) {
@@ -118,7 +126,7 @@ public final class RecordingWriters {
         continue;
       }
       next += intervalNanos;
-      String key = key(random.nextInt(settings.keys()));
+      String key = key(sent++ / settings.writesPerKey() + random.nextInt(settings.keys()));
       int node = random.nextInt(urls.size());
       boolean delete = random.nextDouble() < settings.deleteShare();
       String value = delete ? null : key + "=" + (++sequence);
