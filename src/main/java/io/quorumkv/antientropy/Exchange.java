@@ -1,11 +1,11 @@
 package io.quorumkv.antientropy;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.ForeignRecords;
 import io.quorumkv.replication.Replica;
 import io.quorumkv.storage.IndexEntry;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageService;
-import io.quorumkv.versioning.ClockException;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 
@@ -160,20 +160,10 @@ final class Exchange {
         }));
       }
       if (plan.pull()) {
-        writes.add(pull(key, plan.winner()).onSuccess(kept -> pulled++));
+        writes.add(ForeignRecords.apply(clock, storage, key, plan.winner()).onSuccess(kept -> pulled++));
       }
     }
     return Future.all(writes).mapEmpty();
-  }
-
-  /** Stores the peer's fresher copy here, unless its version is too far ahead of this node's clock. */
-  private Future<Record> pull(byte[] key, Record record) {
-    try {
-      clock.observe(record.version());
-    } catch (ClockException e) {
-      return Future.failedFuture(e);
-    }
-    return storage.apply(key, record);
   }
 
   /** Indexes (plus {@code offset}) where the two digest arrays differ. */

@@ -38,17 +38,24 @@ public final class PeerTrees implements RecordChangeListener {
 
   @Override
   public void changed(byte[] key, Record before, Record after) {
+    if (peers.isEmpty()) {
+      return;
+    }
     int segment = RecordDigest.segmentOf(key);
     if (before != null) {
-      toggle(key, segment, RecordDigest.leafOf(key, before), before.replicas());
+      toggle(segment, RecordDigest.leafOf(key, before), sharers(key, before.replicas()));
     }
     if (after != null) {
-      toggle(key, segment, RecordDigest.leafOf(key, after), after.replicas());
+      toggle(segment, RecordDigest.leafOf(key, after), sharers(key, after.replicas()));
     }
   }
 
   private void toggle(byte[] key, int segment, long leaf, int replicas) {
-    for (NodeUrl peer : sharers(key, replicas)) {
+    toggle(segment, leaf, sharers(key, replicas));
+  }
+
+  private void toggle(int segment, long leaf, List<NodeUrl> sharers) {
+    for (NodeUrl peer : sharers) {
       trees.get(peer).toggle(segment, leaf);
     }
   }

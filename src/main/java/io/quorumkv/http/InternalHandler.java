@@ -1,5 +1,6 @@
 package io.quorumkv.http;
 
+import io.quorumkv.replication.ForeignRecords;
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
@@ -87,14 +88,8 @@ final class InternalHandler {
         .end(RecordBatchCodec.encodeAnswers(answers.stream().map(Future::result).toList())));
   }
 
-  /** Applies a record a coordinator sent, unless its version is too far ahead of this node's clock. */
   private Future<Record> apply(byte[] key, Record record) {
-    try {
-      clock.observe(record.version());
-    } catch (ClockException e) {
-      return Future.failedFuture(e);
-    }
-    return storage.apply(key, record);
+    return ForeignRecords.apply(clock, storage, key, record);
   }
 
   /** PUT of one record; 409 when its version is too far ahead of this node's clock. */

@@ -59,7 +59,9 @@ class AntiEntropyTest {
       parallel(KEYS / 4, i -> delete(cluster, i % 2, "key-" + (4 * i)));
       parallel(1000, i -> delete(cluster, i % 2, "old-" + i));
       Await.until("every hint for the stopped replica is dropped", Duration.ofSeconds(30),
-          () -> cluster.pendingHints(0) + cluster.pendingHints(1) == 0);
+          () -> cluster.pendingHints(0) + cluster.pendingHints(1) == 0,
+          () -> "hints of node 0: " + cluster.clusterInfo(0).getJsonObject("hints") + ", of node 1: "
+              + cluster.clusterInfo(1).getJsonObject("hints"));
 
       long restarted = System.nanoTime();
       cluster.startAgain(2);
@@ -160,7 +162,8 @@ class AntiEntropyTest {
         }
       }
       return true;
-    });
+    }, () -> "anti-entropy of node 0: " + cluster.clusterInfo(0).getJsonObject("antiEntropy")
+        + ", of node 1: " + cluster.clusterInfo(1).getJsonObject("antiEntropy"));
   }
 
   private static boolean inSyncSince(JsonObject state, long since) {

@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -26,10 +27,16 @@ public final class Await {
 
   /** Polls until the condition holds; fails the test after the deadline. */
   public static void until(String what, Duration deadline, BooleanSupplier condition) {
+    until(what, deadline, condition, () -> "");
+  }
+
+  /** {@link #until}, its failure saying what {@code state} describes at the deadline. */
+  public static void until(String what, Duration deadline, BooleanSupplier condition, Supplier<String> state) {
     long end = System.nanoTime() + deadline.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > end) {
-        fail("timed out after " + deadline + " waiting until " + what);
+        String seen = state.get();
+        fail("timed out after " + deadline + " waiting until " + what + (seen.isEmpty() ? "" : "; " + seen));
       }
       try {
         Thread.sleep(20);
