@@ -39,6 +39,8 @@ public final class HintedHandoff implements MissedWrites {
   private final LiveNodes liveNodes;
   private final long windowMillis;
   private final Map<NodeUrl, AtomicLong> pending = new ConcurrentHashMap<>();
+  /** Targets whose expired hints are being dropped. */
+  private final Set<NodeUrl> dropping = ConcurrentHashMap.newKeySet();
   private final Map<NodeUrl, Future<Void>> replaying = new ConcurrentHashMap<>();
   private final LongAdder stored = new LongAdder();
   private final LongAdder delivered = new LongAdder();
@@ -146,17 +148,21 @@ public final class HintedHandoff implements MissedWrites {
     });
   }
 
-  /** Drops the expired hints of targets that are not alive, so a long-gone replica's hints do not pile up. */
+  /**
+   * Drops the expired hints of targets that are not alive, so a long-gone replica's hints do not
+   * pile up. A target's drop still running (a slow worker) is not doubled: two would count the
+   * same hints twice.
+   */
   public Future<Void> dropExpiredHintsOfDownTargets() {
     long cutoff = HybridLogicalClock.versionAt(clock.wallMillis() - windowMillis);
     List<Future<Void>> drops = new ArrayList<>();
     pending.forEach((target, count) -> {
-      if (count.get() > 0 && !liveNodes.isAlive(target)) {
+      if (count.get() > 0 && !liveNodes.isAlive(target) && dropping.add(target)) {
         drops.add(executor.submit(() -> store.dropBefore(target, cutoff)).map(removed -> {
           count.addAndGet(-removed);
           dropped.add(removed);
-          return null;
-        }));
+          return (Void) null;
+        }).andThen(done -> dropping.remove(target)));
       }
     });
     return Future.join(drops).mapEmpty();
