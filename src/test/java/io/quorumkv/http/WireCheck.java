@@ -1,0 +1,113 @@
+package io.quorumkv.http;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * What the node may do with a request's bytes, read conservatively: an answer is due only when the
+ * head is complete and its framing is plainly sound (no framing header, or exactly one
+ * {@code Content-Length: N} or {@code Transfer-Encoding: chunked} as a client writes it, and the
+ * whole body it announces). Anything doubtful (a mangled framing header, a bare CR, a folded
+ * line, a short body, bad chunks) may rightly make the node wait for more bytes or close.
+ *
+ * @param answerDue          the node must answer
+ * @param reusable           after the answer another request may follow on the connection
+ * @param head               the method is HEAD: the answer has no body
+ * @param unsupportedVersion the version is well-formed but neither 1.0 nor 1.1
+ */
+record WireCheck(boolean answerDue, boolean reusable, boolean head, boolean unsupportedVersion) {
+  private static final Pattern CONTENT_LENGTH = Pattern.compile("Content-Length: (\\d{1,9})");
+  private static final Pattern CHUNK_SIZE = Pattern.compile("[0-9a-fA-F]{1,7}");
+
+  static WireCheck of(byte[] bytes) {
+    String text = new String(bytes, StandardCharsets.ISO_8859_1);
+    if (text.isEmpty() || text.charAt(0) <= ' ') { // Netty skips leading control characters and whitespace
+      return new WireCheck(false, false, false, false);
+    }
+    List<String> lines = new ArrayList<>();
+    int headEnd = -1;
+    int at = 0;
+    while (headEnd < 0) {
+      int lf = text.indexOf('\n', at);
+      if (lf < 0) {
+        break;
+      }
+      String line = text.substring(at, lf > at && text.charAt(lf - 1) == '\r' ? lf - 1 : lf);
+      at = lf + 1;
+      if (line.isEmpty()) {
+        headEnd = at;
+      } else {
+        lines.add(line);
+      }
+    }
+    RequestLine requestLine = RequestLine.parse(lines.isEmpty() ? text : lines.get(0));
+    boolean head = requestLine.method().equals("HEAD");
+    boolean unsupported = RequestLine.isUnsupportedVersion(requestLine.version());
+    if (headEnd < 0 || lines.stream().anyMatch(line -> line.indexOf('\r') >= 0)) {
+      return new WireCheck(false, false, head, unsupported);
+    }
+    boolean reusable = requestLine.version().equals("HTTP/1.1");
+    int contentLength = -1;
+    boolean chunked = false;
+    for (String line : lines.subList(1, lines.size())) {
+      if (line.charAt(0) == ' ' || line.charAt(0) == '\t') { // folded onto the header before
+        return new WireCheck(false, false, head, unsupported);
+      }
+      String lower = line.toLowerCase(Locale.ROOT);
+      if (lower.contains("content-length") || lower.contains("transfer-encoding")) {
+        var length = CONTENT_LENGTH.matcher(line);
+        if (contentLength < 0 && !chunked && length.matches()) {
+          contentLength = Integer.parseInt(length.group(1));
+        } else if (contentLength < 0 && !chunked && line.equals("Transfer-Encoding: chunked")) {
+          chunked = true;
+        } else {
+          return new WireCheck(false, false, head, unsupported);
+        }
+      }
+      int colon = line.indexOf(':');
+      String name = (colon < 0 ? line : line.substring(0, colon)).strip().toLowerCase(Locale.ROOT);
+      if (name.equals("connection") || name.equals("expect") || name.equals("upgrade")) {
+        reusable = false;
+      }
+    }
+    int rest = bytes.length - headEnd;
+    if (chunked) {
+      int end = chunkedEnd(text, headEnd);
+      if (end < 0) {
+        return new WireCheck(false, false, head, unsupported);
+      }
+      reusable &= end == bytes.length;
+    } else if (contentLength >= 0) {
+      if (rest < contentLength) {
+        return new WireCheck(false, false, head, unsupported);
+      }
+      reusable &= rest == contentLength;
+    } else {
+      reusable &= rest == 0;
+    }
+    return new WireCheck(true, reusable, head, unsupported);
+  }
+
+  /** Where a strictly well-formed chunked body (no extensions, no trailers) ends, or -1. */
+  private static int chunkedEnd(String text, int from) {
+    int at = from;
+    while (true) {
+      int crlf = text.indexOf("\r\n", at);
+      if (crlf < 0 || !CHUNK_SIZE.matcher(text.substring(at, crlf)).matches()) {
+        return -1;
+      }
+      int size = Integer.parseInt(text.substring(at, crlf), 16);
+      at = crlf + 2;
+      if (size == 0) {
+        return text.startsWith("\r\n", at) ? at + 2 : -1;
+      }
+      if (at + size + 2 > text.length() || !text.startsWith("\r\n", at + size)) {
+        return -1;
+      }
+      at += size + 2;
+    }
+  }
+}
