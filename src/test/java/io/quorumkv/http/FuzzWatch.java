@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /**
- * Watches the fuzzed node while the run lasts, once a second: that its process is alive, and how
+ * Watches the fuzzed node while the run lasts, once a second: that its process is alive, how
  * much disk its directory (data, JFR recordings and repository) takes, failing the run past a
- * limit. Prints progress now and then, for long runs.
+ * limit, and how many files it holds open. Prints progress now and then, for long runs.
  */
 final class FuzzWatch implements Runnable {
   private final NodeProcess node;
@@ -24,6 +24,9 @@ final class FuzzWatch implements Runnable {
   private long lastProgressNanos;
   private volatile long peakDiskBytes;
   private volatile boolean died;
+  private final long firstOpenFiles;
+  private volatile long lastOpenFiles;
+  private volatile long peakOpenFiles;
 
   FuzzWatch(NodeProcess node, Path dir, long maxDiskBytes, FuzzTally tally, long progressEverySeconds) {
     this.node = node;
@@ -33,6 +36,8 @@ final class FuzzWatch implements Runnable {
     this.startNanos = System.nanoTime();
     this.lastProgressNanos = startNanos;
     this.progressEveryNanos = progressEverySeconds * 1_000_000_000L;
+    this.firstOpenFiles = openFiles(node.pid());
+    this.peakOpenFiles = firstOpenFiles;
   }
 
   @Override
@@ -41,6 +46,8 @@ final class FuzzWatch implements Runnable {
       died = true;
       tally.fail("the node died; its log ends:\n" + tail(node.log()));
     }
+    lastOpenFiles = openFiles(node.pid());
+    peakOpenFiles = Math.max(peakOpenFiles, lastOpenFiles);
     long disk = diskBytes(dir);
     if (disk > peakDiskBytes) {
       peakDiskBytes = disk;
@@ -60,6 +67,20 @@ final class FuzzWatch implements Runnable {
 
   long peakDiskBytes() {
     return peakDiskBytes;
+  }
+
+  /** The node's open file descriptors: before the run, at the last look, and at most (a leak would grow them). */
+  String openFiles() {
+    return firstOpenFiles + " before, " + lastOpenFiles + " after (peak " + peakOpenFiles + ")";
+  }
+
+  /** Entries of /proc/PID/fd, or -1 where there is no /proc. */
+  private static long openFiles(long pid) {
+    try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+      return fds.count();
+    } catch (IOException | UncheckedIOException e) {
+      return -1;
+    }
   }
 
   boolean died() {

@@ -27,16 +27,21 @@ final class FuzzWorker implements Runnable {
   private final FuzzRequests requests;
   private final FuzzTally tally;
   private final String replay;
+  private final boolean strict;
   private long number;
 
-  /** @param replay how to replay the run, for failure messages ("-Dfuzz.seed=... -Dfuzz.threads=...") */
-  FuzzWorker(int index, long seed, int port, FuzzRequests requests, FuzzTally tally, String replay) {
+  /**
+   * @param replay how to replay the run, for failure messages ("-Dfuzz.seed=... -Dfuzz.threads=...")
+   * @param strict whether a {@link KnownDefect} fails the run too
+   */
+  FuzzWorker(int index, long seed, int port, FuzzRequests requests, FuzzTally tally, String replay, boolean strict) {
     this.index = index;
     this.seed = seed;
     this.port = port;
     this.requests = requests;
     this.tally = tally;
     this.replay = replay;
+    this.strict = strict;
   }
 
   @Override
@@ -91,7 +96,7 @@ final class FuzzWorker implements Runnable {
         answer = FuzzAnswer.read(in, request.head());
       } catch (SocketTimeoutException e) {
         tally.hangs.increment();
-        tally.fail(failure("neither an answer nor the connection closed within " + ANSWER_TIMEOUT_MS + " ms"
+        failOrCount(KnownDefect.of(request, null), failure("neither an answer nor the connection closed within " + ANSWER_TIMEOUT_MS + " ms"
             + (cut || request.framingBroken() ? " of the end of input" : ""), request, previous));
         return true;
       } catch (IOException e) {
@@ -106,7 +111,7 @@ final class FuzzWorker implements Runnable {
       tally.answered(answer.status(), (System.nanoTime() - sentNanos) / 1_000, request);
       String problem = FuzzOracle.problemWith(answer, request);
       if (problem != null) {
-        tally.fail(failure(problem, request, previous));
+        failOrCount(KnownDefect.of(request, answer), failure(problem, request, previous));
       }
       previous = "\n    after, on the same connection, " + answer.status() + " to " + request.shown();
       if (cut || request.framingBroken() || !request.reusable() || answer.closesConnection()) {
@@ -131,6 +136,16 @@ final class FuzzWorker implements Runnable {
       return true;
     } catch (IOException e) {
       return false; // the node may close early, say after answering 413 to a large body
+    }
+  }
+
+  /** Fails the run, unless the failure is a known defect and the run is not strict: then only counts it. */
+  private void failOrCount(KnownDefect defect, String failure) {
+    if (defect != null) {
+      tally.knownDefect(defect);
+    }
+    if (defect == null || strict) {
+      tally.fail(failure + (defect == null ? "" : "\n    known defect " + defect));
     }
   }
 

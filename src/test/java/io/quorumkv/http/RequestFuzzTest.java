@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Settings: {@code -Dfuzz.seed=S} replays a run (printed at the start; each thread's seed
  * follows from it), {@code -Dfuzz.millis=MS} bounds its time (15 s by default),
  * {@code -Dfuzz.requests=N} its requests (no bound by default; a run that ends by time first
- * fails), {@code -Dfuzz.threads=T} (8), {@code -Dfuzz.maxDiskMb=MB} (2048). A summary line
+ * fails), {@code -Dfuzz.threads=T} (8), {@code -Dfuzz.maxDiskMb=MB} (2048), {@code -Dfuzz.strict=true}
+ * (a {@link KnownDefect} fails the run too; by default it is counted and printed). A summary line
  * starting with {@code RequestFuzzTest summary} gives the figures; scripts/fuzz.sh runs a million.
  */
 class RequestFuzzTest {
@@ -59,6 +60,7 @@ class RequestFuzzTest {
     long requestBudget = Long.parseLong(System.getProperty("fuzz.requests", REQUESTS_UNBOUNDED));
     int threads = Integer.getInteger("fuzz.threads", 8);
     long maxDiskBytes = Long.getLong("fuzz.maxDiskMb", 2_048) << 20;
+    boolean strict = Boolean.getBoolean("fuzz.strict");
     String replay = "-Dfuzz.seed=" + seed + " -Dfuzz.threads=" + threads;
     System.out.println("RequestFuzzTest seed=" + seed + " (replay with " + replay + "), " + threads + " threads, "
         + (requestBudget == Long.MAX_VALUE ? "" : requestBudget + " requests, ") + "at most " + millis + " ms");
@@ -78,7 +80,7 @@ class RequestFuzzTest {
       List<Thread> workers = new ArrayList<>();
       long start = System.nanoTime();
       for (int i = 0; i < threads; i++) {
-        Thread worker = new Thread(new FuzzWorker(i, seeds.nextLong(), port, requests, tally, replay), "fuzz-" + i);
+        Thread worker = new Thread(new FuzzWorker(i, seeds.nextLong(), port, requests, tally, replay, strict), "fuzz-" + i);
         worker.start();
         workers.add(worker);
       }
@@ -104,10 +106,15 @@ class RequestFuzzTest {
               + "hangs %d, unexpected closes %d; failures %d%n",
           tally.closedWithoutAnswer.sum(), tally.hangs.sum(), tally.unexpectedCloses.sum(), tally.failureCount());
       System.out.println("RequestFuzzTest summary: " + tally.answerTimes());
-      System.out.printf("RequestFuzzTest summary: node deaths %d; peak disk %.0f MiB; CPU: node %.0f s, fuzzer %.0f s; "
-              + "node log: %d SEVERE lines, %d blocked-thread warnings%n", watch.died() ? 1 : 0,
-          watch.peakDiskBytes() / (double) (1 << 20), cpuSeconds(ProcessHandle.of(node.pid())),
-          cpuSeconds(java.util.Optional.of(ProcessHandle.current())), severe, blocked);
+      tally.knownDefects().forEach((defect, count) -> System.out.println("RequestFuzzTest summary: known defect "
+          + defect + " " + count + " times (" + defect.description + ")" + (strict ? "" : ", not failing the run")));
+      System.out.printf("RequestFuzzTest summary: node deaths %d; peak disk %.0f MiB; open files %s; "
+              + "CPU: node %.0f s, fuzzer %.0f s; node log: %d SEVERE lines, %d blocked-thread warnings%n",
+          watch.died() ? 1 : 0, watch.peakDiskBytes() / (double) (1 << 20), watch.openFiles(),
+          cpuSeconds(ProcessHandle.of(node.pid())), cpuSeconds(java.util.Optional.of(ProcessHandle.current())),
+          severe, blocked);
+      severeKinds(log).forEach((kind, count) -> System.out.println("RequestFuzzTest summary: node log SEVERE "
+          + count + " x " + kind));
       if (severe > 0 || blocked > 0) {
         Path saved = Files.createDirectories(Path.of("target")).resolve("fuzz-node-" + seed + ".log");
         Files.writeString(saved, log);
@@ -155,6 +162,20 @@ class RequestFuzzTest {
     HttpResponse<byte[]> flame = http.send("GET", "/admin/jfr/flame?name=fz-warmup", HttpRequest.BodyPublishers.noBody(),
         "Authorization", auth);
     assertEquals(200, flame.statusCode(), text(flame));
+  }
+
+  /** SEVERE log entries by what they say: the exception line after each, with its first frame. */
+  private static java.util.Map<String, Long> severeKinds(String log) {
+    List<String> lines = log.lines().toList();
+    java.util.Map<String, Long> kinds = new java.util.TreeMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(" SEVERE ")) {
+        String kind = (i + 1 < lines.size() ? lines.get(i + 1) : lines.get(i))
+            + (i + 2 < lines.size() ? " " + lines.get(i + 2).strip() : "");
+        kinds.merge(kind, 1L, Long::sum);
+      }
+    }
+    return kinds;
   }
 
   private static double cpuSeconds(java.util.Optional<ProcessHandle> process) {

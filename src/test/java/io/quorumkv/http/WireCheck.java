@@ -13,6 +13,11 @@ import java.util.regex.Pattern;
  * whole body it announces). Anything doubtful (a mangled framing header, a bare CR, a folded
  * line, a short body, bad chunks) may rightly make the node wait for more bytes or close.
  *
+ * <p>Vert.x 5.0.10's request decoder ({@code VertxHttpRequestDecoder.splitHeaderName}) takes any
+ * 14-byte header name {@code [Cc]ontent-?ength}, whatever the ninth byte, for Content-Length
+ * ({@code Content-Xength: 8} makes the node read an 8-byte body), so such names count as framing
+ * headers here too.
+ *
  * @param answerDue          the node must answer
  * @param reusable           after the answer another request may follow on the connection
  * @param head               the method is HEAD: the answer has no body
@@ -20,6 +25,8 @@ import java.util.regex.Pattern;
  */
 record WireCheck(boolean answerDue, boolean reusable, boolean head, boolean unsupportedVersion) {
   private static final Pattern CONTENT_LENGTH = Pattern.compile("Content-Length: (\\d{1,9})");
+  /** What Vert.x's decoder reads as Content-Length: the ninth byte is not compared. */
+  private static final Pattern VERTX_CONTENT_LENGTH = Pattern.compile("[Cc]ontent-.ength[:\\s].*", Pattern.DOTALL);
   private static final Pattern CHUNK_SIZE = Pattern.compile("[0-9a-fA-F]{1,7}");
 
   static WireCheck of(byte[] bytes) {
@@ -57,7 +64,8 @@ record WireCheck(boolean answerDue, boolean reusable, boolean head, boolean unsu
         return new WireCheck(false, false, head, unsupported);
       }
       String lower = line.toLowerCase(Locale.ROOT);
-      if (lower.contains("content-length") || lower.contains("transfer-encoding")) {
+      if (lower.contains("content-length") || lower.contains("transfer-encoding")
+          || VERTX_CONTENT_LENGTH.matcher(line).matches()) {
         var length = CONTENT_LENGTH.matcher(line);
         if (contentLength < 0 && !chunked && length.matches()) {
           contentLength = Integer.parseInt(length.group(1));
