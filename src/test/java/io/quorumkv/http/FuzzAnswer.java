@@ -14,6 +14,13 @@ import java.util.Map;
 /** A final answer read off a raw connection: status, headers (names lower-cased) and body as text. */
 record FuzzAnswer(int status, Map<String, String> headers, String body) {
 
+  /** The connection ended inside the answer's body, after its head. */
+  static final class CutShortException extends EOFException {
+    CutShortException(String message) {
+      super(message);
+    }
+  }
+
   boolean closesConnection() {
     return status == 101 || "close".equalsIgnoreCase(headers.get("connection"));
   }
@@ -49,7 +56,7 @@ record FuzzAnswer(int status, Map<String, String> headers, String body) {
         while ((size = Integer.parseInt(RawHttp.readLine(in).split(";")[0].trim(), 16)) > 0) {
           byte[] chunk = in.readNBytes(size);
           if (chunk.length < size) {
-            throw new EOFException("chunk cut short");
+            throw new CutShortException("chunk cut short");
           }
           body.writeBytes(chunk);
           RawHttp.readLine(in);
@@ -61,7 +68,7 @@ record FuzzAnswer(int status, Map<String, String> headers, String body) {
         int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
         byte[] bytes = in.readNBytes(length);
         if (bytes.length < length) {
-          throw new EOFException("body cut short");
+          throw new CutShortException("body cut short");
         }
         body.writeBytes(bytes);
       }

@@ -11,10 +11,11 @@ final class FuzzRequests {
   private final ValidRequests valid;
   private final RequestMutator mutator;
 
-  FuzzRequests(String adminToken, String clusterSecret, int bodyLimit) {
-    this.random = new RandomRequests(bodyLimit);
+  /** @param strict methods may be anything, though that sets off {@link KnownDefect#METRICS_METHOD_CARDINALITY} */
+  FuzzRequests(String adminToken, String clusterSecret, int bodyLimit, boolean strict) {
+    this.random = new RandomRequests(bodyLimit, strict);
     this.valid = new ValidRequests(adminToken, clusterSecret, bodyLimit);
-    this.mutator = new RequestMutator(bodyLimit);
+    this.mutator = new RequestMutator(bodyLimit, strict);
   }
 
   FuzzRequest next(Random rng) {

@@ -96,13 +96,16 @@ final class FuzzWorker implements Runnable {
         answer = FuzzAnswer.read(in, request.head());
       } catch (SocketTimeoutException e) {
         tally.hangs.increment();
-        failOrCount(KnownDefect.of(request, null), failure("neither an answer nor the connection closed within " + ANSWER_TIMEOUT_MS + " ms"
+        failOrCount(KnownDefect.of(request, KnownDefect.Outcome.NO_ANSWER_IN_TIME, null), failure("neither an answer nor the connection closed within " + ANSWER_TIMEOUT_MS + " ms"
             + (cut || request.framingBroken() ? " of the end of input" : ""), request, previous));
         return true;
       } catch (IOException e) {
         if (sentWhole && !request.framingBroken()) {
           tally.unexpectedCloses.increment();
-          tally.fail(failure("connection closed without an answer (" + e.getMessage() + ")", request, previous));
+          KnownDefect.Outcome outcome = e instanceof FuzzAnswer.CutShortException
+              ? KnownDefect.Outcome.CLOSED_MID_ANSWER : KnownDefect.Outcome.CLOSED_WITHOUT_ANSWER;
+          failOrCount(KnownDefect.of(request, outcome, null),
+              failure("connection closed without an answer (" + e.getMessage() + ")", request, previous));
         } else {
           tally.closedWithoutAnswer.increment();
         }
@@ -111,7 +114,7 @@ final class FuzzWorker implements Runnable {
       tally.answered(answer.status(), (System.nanoTime() - sentNanos) / 1_000, request);
       String problem = FuzzOracle.problemWith(answer, request);
       if (problem != null) {
-        failOrCount(KnownDefect.of(request, answer), failure(problem, request, previous));
+        failOrCount(KnownDefect.of(request, KnownDefect.Outcome.ANSWERED, answer), failure(problem, request, previous));
       }
       previous = "\n    after, on the same connection, " + answer.status() + " to " + request.shown();
       if (cut || request.framingBroken() || !request.reusable() || answer.closesConnection()) {

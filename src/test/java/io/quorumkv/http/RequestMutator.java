@@ -49,9 +49,15 @@ final class RequestMutator {
       0x7f, (byte) 0x80, (byte) 0xc3, (byte) 0xff};
 
   private final int bodyLimit;
+  private final boolean mutateMethodBytes;
 
-  RequestMutator(int bodyLimit) {
+  /**
+   * @param mutateMethodBytes byte-level changes may hit the method too; otherwise they start after
+   *                          it (see {@link KnownDefect#METRICS_METHOD_CARDINALITY})
+   */
+  RequestMutator(int bodyLimit, boolean mutateMethodBytes) {
     this.bodyLimit = bodyLimit;
+    this.mutateMethodBytes = mutateMethodBytes;
   }
 
   FuzzRequest mutate(ValidRequests.Valid valid, Random random) {
@@ -69,7 +75,8 @@ final class RequestMutator {
         int lineEnd = Math.min(wire.lineEnd(), bytes.length);
         int headEnd = Math.min(wire.headEnd(), bytes.length);
         int region = random.nextInt(bytes.length > headEnd ? 3 : 2);
-        int from = region == 0 ? 0 : region == 1 ? lineEnd : headEnd;
+        int methodEnd = mutateMethodBytes ? 0 : Math.max(0, indexOf(bytes, (byte) ' ', lineEnd));
+        int from = region == 0 ? methodEnd : region == 1 ? lineEnd : headEnd;
         int to = region == 0 ? lineEnd : region == 1 ? headEnd : bytes.length;
         StringBuilder what = new StringBuilder();
         bytes = changeBytes(bytes, from, to, random, what);
@@ -383,6 +390,16 @@ final class RequestMutator {
         return concat(Arrays.copyOfRange(bytes, 0, at + count), Arrays.copyOfRange(bytes, at, bytes.length));
       }
     }
+  }
+
+  /** The first index of {@code b} before {@code end}, or -1. */
+  private static int indexOf(byte[] bytes, byte b, int end) {
+    for (int i = 0; i < end; i++) {
+      if (bytes[i] == b) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static byte someByte(Random random) {

@@ -99,6 +99,33 @@ record WireCheck(boolean answerDue, boolean reusable, boolean head, boolean unsu
     return new WireCheck(true, reusable, head, unsupported);
   }
 
+  /** The request's body: its chunks joined when it is chunked, else all bytes after the head. */
+  static byte[] body(byte[] request) {
+    String text = new String(request, StandardCharsets.ISO_8859_1);
+    int headEnd = text.indexOf("\r\n\r\n");
+    if (headEnd < 0) {
+      return new byte[0];
+    }
+    int at = headEnd + 4;
+    if (!text.substring(0, headEnd).contains("\r\nTransfer-Encoding: chunked")) {
+      return java.util.Arrays.copyOfRange(request, at, request.length);
+    }
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    while (true) {
+      int crlf = text.indexOf("\r\n", at);
+      if (crlf < 0 || !CHUNK_SIZE.matcher(text.substring(at, crlf)).matches()) {
+        return body.toByteArray();
+      }
+      int size = Integer.parseInt(text.substring(at, crlf), 16);
+      at = crlf + 2;
+      if (size == 0 || at + size > request.length) {
+        return body.toByteArray();
+      }
+      body.write(request, at, size);
+      at += size + 2;
+    }
+  }
+
   /** Where a strictly well-formed chunked body (no extensions, no trailers) ends, or -1. */
   private static int chunkedEnd(String text, int from) {
     int at = from;
