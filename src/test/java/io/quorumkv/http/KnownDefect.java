@@ -18,6 +18,12 @@ enum KnownDefect {
    */
   JFR_SNAPSHOT_RACE("concurrent flame graphs or files of one running recording: 500 'JFR operation failed'"),
   /**
+   * {@code AdminApi} reads the query of {@code GET /admin/jfr/file} and {@code /flame} inside its
+   * blocking task, where vertx-web's 400 for a malformed percent-encoding ({@code name=%zz}) is
+   * not an IllegalArgumentException and so becomes a 500.
+   */
+  ADMIN_QUERY_DECODING_500("GET /admin/jfr/file or /flame with a malformed %-escape: 500 'JFR operation failed: Bad Request'"),
+  /**
    * {@code InternalHandler.batch} builds the whole answer in one buffer: a batch of many reads of
    * large values (8 request bytes each) can ask for more than the heap, and the request is never answered.
    */
@@ -48,6 +54,10 @@ enum KnownDefect {
     int lineEnd = text.indexOf('\n');
     RequestLine line = RequestLine.parse(lineEnd < 0 ? text : text.substring(0, lineEnd));
     boolean jfrFile = line.target().startsWith(AdminApi.PATH + "/flame") || line.target().startsWith(AdminApi.PATH + "/file");
+    if (jfrFile && outcome == Outcome.ANSWERED && answer.status() == 500
+        && answer.body().startsWith("JFR operation failed: Bad Request")) {
+      return ADMIN_QUERY_DECODING_500;
+    }
     if (jfrFile && (outcome == Outcome.CLOSED_MID_ANSWER || outcome == Outcome.ANSWERED && answer.status() == 500
         && answer.body().startsWith("JFR operation failed"))) {
       return JFR_SNAPSHOT_RACE;
