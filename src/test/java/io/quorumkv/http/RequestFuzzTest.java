@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * valid request unchanged gets 2xx, 404 or 409. A request whose framing is broken
  * ({@link WireCheck}) may instead be closed without an answer, or left waiting for its body. The
  * node's process must stay alive, its directory under a disk limit, and afterwards it must still
- * serve.
+ * serve. A {@link RecordingKeeper} keeps the node's JFR recordings short and their files few.
  *
  * <p>Settings: {@code -Dfuzz.seed=S} replays a run (printed at the start; each thread's seed
  * follows from it), {@code -Dfuzz.millis=MS} bounds its time (15 s by default),
@@ -73,8 +73,11 @@ class RequestFuzzTest {
       FuzzTally tally = new FuzzTally(requestBudget, System.nanoTime() + millis * 1_000_000, Integer.getInteger(
           "fuzz.maxFailures", 10));
       FuzzWatch watch = new FuzzWatch(node, dir, maxDiskBytes, tally, 60);
-      ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor();
+      RecordingKeeper keeper = new RecordingKeeper(http, ADMIN_TOKEN, dir.resolve("data").resolve("recordings"),
+          ValidRequests.RECORDING_NAME_SET);
+      ScheduledExecutorService watcher = Executors.newScheduledThreadPool(2);
       watcher.scheduleWithFixedDelay(watch, 1, 1, TimeUnit.SECONDS);
+      watcher.scheduleWithFixedDelay(keeper, 2, 2, TimeUnit.SECONDS);
       FuzzRequests requests = new FuzzRequests(ADMIN_TOKEN, CLUSTER_SECRET, BODY_LIMIT, strict);
       SplittableRandom seeds = new SplittableRandom(seed);
       List<Thread> workers = new ArrayList<>();
@@ -106,6 +109,8 @@ class RequestFuzzTest {
               + "hangs %d, unexpected closes %d; failures %d%n",
           tally.closedWithoutAnswer.sum(), tally.hangs.sum(), tally.unexpectedCloses.sum(), tally.failureCount());
       System.out.println("RequestFuzzTest summary: " + tally.answerTimes());
+      System.out.printf("RequestFuzzTest summary: recording keeper stopped %d recordings running over 5 s, deleted %d "
+          + "old files of other names, %d calls failed%n", keeper.stopped.sum(), keeper.deleted.sum(), keeper.failed.sum());
       if (!strict) {
         System.out.println("RequestFuzzTest summary: known defect " + KnownDefect.METRICS_METHOD_CARDINALITY
             + " avoided (unknown methods from a fixed few, method bytes not mutated): "

@@ -39,7 +39,9 @@ final class ValidRequests {
   /** Ids as a client writes them, percent-encoded where needed. */
   private static final String[] SPECIAL_IDS = {"%C3%A9t%C3%A9", "a%2Fb%3Fc", "space%20key", "semi;colon", "x%00y",
       "%F0%9F%98%80"};
-  private static final String[] RECORDING_NAMES = {"fz0", "fz1", "fz2", "fz3"};
+  /** The names of the recordings valid requests start, stop and read. */
+  static final java.util.Set<String> RECORDING_NAME_SET = java.util.Set.of("fz0", "fz1", "fz2", "fz3");
+  private static final String[] RECORDING_NAMES = RECORDING_NAME_SET.stream().sorted().toArray(String[]::new);
   private static final String[] FLAME_TYPES = {"cpu", "alloc", "lock", "wall"};
   private static final int KEYS = 64;
 
