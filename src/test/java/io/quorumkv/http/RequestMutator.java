@@ -48,16 +48,21 @@ final class RequestMutator {
   private static final byte[] INTERESTING_BYTES = {0x00, 0x09, 0x0a, 0x0d, 0x20, '%', '&', ':', '=', '?', '/', ';',
       0x7f, (byte) 0x80, (byte) 0xc3, (byte) 0xff};
 
+  /** Without strict: reads in one batch at most (each may return a value of the body limit). */
+  private static final int MAX_READS_UNLESS_STRICT = 64;
+
   private final int bodyLimit;
-  private final boolean mutateMethodBytes;
+  private final boolean strict;
 
   /**
-   * @param mutateMethodBytes byte-level changes may hit the method too; otherwise they start after
-   *                          it (see {@link KnownDefect#METRICS_METHOD_CARDINALITY})
+   * @param strict also send what sets off known defects, which are otherwise avoided: byte-level
+   *               changes to the method ({@link KnownDefect#METRICS_METHOD_CARDINALITY}) and
+   *               batches of more than {@value #MAX_READS_UNLESS_STRICT} reads
+   *               ({@link KnownDefect#BATCH_ANSWER_UNBOUNDED})
    */
-  RequestMutator(int bodyLimit, boolean mutateMethodBytes) {
+  RequestMutator(int bodyLimit, boolean strict) {
     this.bodyLimit = bodyLimit;
-    this.mutateMethodBytes = mutateMethodBytes;
+    this.strict = strict;
   }
 
   FuzzRequest mutate(ValidRequests.Valid valid, Random random) {
@@ -75,7 +80,7 @@ final class RequestMutator {
         int lineEnd = Math.min(wire.lineEnd(), bytes.length);
         int headEnd = Math.min(wire.headEnd(), bytes.length);
         int region = random.nextInt(bytes.length > headEnd ? 3 : 2);
-        int methodEnd = mutateMethodBytes ? 0 : Math.max(0, indexOf(bytes, (byte) ' ', lineEnd));
+        int methodEnd = strict ? 0 : Math.max(0, indexOf(bytes, (byte) ' ', lineEnd));
         int from = region == 0 ? methodEnd : region == 1 ? lineEnd : headEnd;
         int to = region == 0 ? lineEnd : region == 1 ? headEnd : bytes.length;
         StringBuilder what = new StringBuilder();
@@ -296,6 +301,10 @@ final class RequestMutator {
       }
       case 5 -> {
         int times = 1 + random.nextInt(random.nextBoolean() ? 4 : 2_000);
+        long reads = fields.stream().filter(f -> f.kind() == BatchField.Kind.OPERATION && body[f.at()] == 1).count();
+        if (!strict && reads > 0) {
+          times = (int) Math.max(1, Math.min(times, MAX_READS_UNLESS_STRICT / reads));
+        }
         int size = (int) Math.min((long) body.length * times, bodyLimit + (2L << 20) + 1_024);
         byte[] repeated = new byte[size];
         for (int at = 0; at < size; at += body.length) {
