@@ -7,10 +7,10 @@ import java.util.List;
 /**
  * Where the fields of a RecordBatchCodec request body are, so the mutator can change one:
  * operation kind (1 byte), key and value lengths (int), version and expiry (long), tombstone (1
- * byte). Reads the body as far as it is well-formed.
+ * byte), replica count (unsigned short). Reads the body as far as it is well-formed.
  */
 record BatchField(Kind kind, int at) {
-  enum Kind { OPERATION, LENGTH, VERSION, TOMBSTONE, EXPIRES_AT }
+  enum Kind { OPERATION, LENGTH, VERSION, TOMBSTONE, EXPIRES_AT, REPLICAS }
 
   private static final byte WRITE = 2;
 
@@ -24,13 +24,14 @@ record BatchField(Kind kind, int at) {
         break;
       }
       if (operation == WRITE) {
-        if (in.remaining() < 8 + 1 + 8) {
+        if (in.remaining() < 8 + 1 + 8 + 2) {
           break;
         }
         fields.add(new BatchField(Kind.VERSION, in.position()));
         fields.add(new BatchField(Kind.TOMBSTONE, in.position() + 8));
         fields.add(new BatchField(Kind.EXPIRES_AT, in.position() + 9));
-        in.position(in.position() + 17);
+        fields.add(new BatchField(Kind.REPLICAS, in.position() + 17));
+        in.position(in.position() + 19);
         if (in.remaining() < 4 || !skipBytes(in, fields)) {
           break;
         }

@@ -27,7 +27,7 @@ final class RandomRequests {
   private static final String[] MALFORMED_VERSIONS = {"HTT/1.1", "http/1.1", "HTTP/1.10", "HTTP/x.y", "HTTP/1", "FOO", ""};
   private static final String[] HEADER_NAMES = {"Content-Type", "Accept", "Expect", "Connection", "Upgrade",
       "Content-Encoding", "Transfer-Encoding", "Content-Length", "Range", "If-None-Match", "Authorization",
-      "Cookie", "X-Forwarded-For", ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT,
+      "Cookie", "X-Forwarded-For", ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT, RecordHeaders.REPLICAS,
       InternalProtocol.SECRET, "Host"};
   private static final String TOKEN_CHARS =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~";

@@ -39,7 +39,7 @@ final class RequestMutator {
       "HTTP/1.10", "HTTP/01.1", "HTTP/9.9", "HTTP/1.1 ", "HTTP/1.1 x", "HTTP/", "", "HTTP/1.1\u0000"};
   private static final String[] HEADER_NAMES = {"Content-Type", "Accept", "Connection", "Expect", "Host",
       "Authorization", InternalProtocol.SECRET, ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT,
-      "Content-Encoding", "X-Unknown", "Cookie"};
+      RecordHeaders.REPLICAS, "Content-Encoding", "X-Unknown", "Cookie"};
   private static final String[] LENGTH_TEXTS = {"-1", "abc", " 5", "+5", "0x10", "1 1", "", "99999999999999999999",
       "2147483648"};
   private static final int[] BOUNDARY_INTS = {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 65_536, 1 << 24};
@@ -259,14 +259,14 @@ final class RequestMutator {
     }
   }
 
-  /** A batch body: cut, a length, kind, version, tombstone or expiry field changed, operations repeated. */
+  /** A batch body: cut, a length, kind, version, tombstone, expiry or replica count changed, operations repeated. */
   private String changeBatch(RequestParts parts, Random random) {
     byte[] body = parts.body;
     List<BatchField> fields = BatchField.of(body);
     if (fields.isEmpty()) { // cut or changed beyond recognition by an earlier change
       return changeBody(parts, random);
     }
-    switch (random.nextInt(7)) {
+    switch (random.nextInt(8)) {
       case 0 -> {
         parts.body = Arrays.copyOf(body, random.nextInt(body.length + 1));
         return "batch cut to " + parts.body.length + " of " + body.length + " bytes";
@@ -298,6 +298,17 @@ final class RequestMutator {
         parts.body = body.clone();
         ByteBuffer.wrap(parts.body).putLong(field.at(), value);
         return "batch " + kind.name().toLowerCase() + " at " + field.at() + " set to " + value;
+      }
+      case 7 -> {
+        List<BatchField> counts = fields.stream().filter(f -> f.kind() == BatchField.Kind.REPLICAS).toList();
+        if (counts.isEmpty()) { // reads only
+          return changeBody(parts, random);
+        }
+        BatchField field = counts.get(random.nextInt(counts.size()));
+        int value = pick(random, new Integer[] {0, 1, 2, 3, 255, 256, 0xFFFE, 0xFFFF});
+        parts.body = body.clone();
+        ByteBuffer.wrap(parts.body).putShort(field.at(), (short) value);
+        return "batch replicas at " + field.at() + " set to " + value;
       }
       case 5 -> {
         int times = 1 + random.nextInt(random.nextBoolean() ? 4 : 2_000);

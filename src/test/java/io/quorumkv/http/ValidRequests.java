@@ -147,7 +147,8 @@ final class ValidRequests {
     Record record = record(random);
     put.header(ApiHeaders.VERSION, Long.toString(record.version()))
         .header(RecordHeaders.TOMBSTONE, record.tombstone() ? "1" : "0")
-        .header(RecordHeaders.EXPIRES_AT, Long.toString(record.expiresAt()));
+        .header(RecordHeaders.EXPIRES_AT, Long.toString(record.expiresAt()))
+        .header(RecordHeaders.REPLICAS, Integer.toString(record.replicas()));
     return withBody(random, put, record.value());
   }
 
@@ -163,15 +164,19 @@ final class ValidRequests {
     return post;
   }
 
-  /** A record as a coordinator sends it: a version from the last ten minutes, sometimes a tombstone or an expiry. */
+  /**
+   * A record as a coordinator sends it: a version from the last ten minutes, sometimes a tombstone
+   * or an expiry, a replica count of 1 to 5 (a {@code from}) or rarely every node.
+   */
   private Record record(Random random) {
     long millis = System.currentTimeMillis() - random.nextInt(600_000);
     long version = (millis << HybridLogicalClock.COUNTER_BITS) | random.nextInt(1 << HybridLogicalClock.COUNTER_BITS);
+    int replicas = random.nextInt(20) == 0 ? Record.EVERY_NODE : 1 + random.nextInt(5);
     if (random.nextInt(6) == 0) {
-      return Record.tombstone(version);
+      return Record.tombstone(version, replicas);
     }
     long expiresAt = random.nextInt(4) == 0 ? millis + random.nextInt(1_200_000) : Record.NEVER;
-    return Record.live(version, value(random), expiresAt);
+    return Record.live(version, value(random), expiresAt, replicas);
   }
 
   private RequestParts jfrStart(Random random) {
