@@ -9,6 +9,7 @@ import one.convert.JfrToFlame;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +24,9 @@ import java.util.regex.Pattern;
  * template ({@code default} or {@code profile}), list, stop, the {@code .jfr} file, and flame
  * graphs (CPU, allocation, lock contention) as self-contained HTML pages converted by
  * async-profiler's jfr-converter. Files live in {@code <dataDir>/recordings}. Every method
- * blocks (file I/O, conversion): call them from a worker.
+ * blocks (file I/O, conversion): call them from a worker. Any number of requests may read one
+ * recording at once: a running recording is dumped (and converted) into files of each request's
+ * own, which the caller deletes once sent; a stopped one's page is converted aside and moved in.
  */
 public final class JfrRecordings {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -54,6 +57,13 @@ public final class JfrRecordings {
     FlameKind(String converterFlag) {
       this.converterFlag = converterFlag;
     }
+  }
+
+  /**
+   * A file to send: the recording's own, or a {@code temporary} one made for this request alone,
+   * to delete once sent. {@code name} is what the client is told to call it.
+   */
+  public record Export(Path path, String name, boolean temporary) {
   }
 
   public JfrRecordings(Path dir) {
@@ -117,31 +127,63 @@ public final class JfrRecordings {
     return infoOf(recording);
   }
 
-  /** The recording's {@code .jfr} file; for a running recording, a snapshot of what it holds so far. */
-  public Path file(String name) throws IOException {
+  /**
+   * The recording's {@code .jfr} file; for a running recording, a temporary snapshot of what it
+   * holds so far.
+   */
+  public Export file(String name) throws IOException {
     Recording recording = existing(name);
     if (recording.getState() == RecordingState.RUNNING) {
-      Path snapshot = dir.resolve(name + ".snapshot.jfr");
-      recording.dump(snapshot);
-      return snapshot;
+      Path snapshot = Files.createTempFile(dir, name + ".", ".snapshot.jfr");
+      try {
+        recording.dump(snapshot);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(snapshot);
+        throw e;
+      }
+      return new Export(snapshot, name + ".snapshot.jfr", true);
     }
     Path file = fileOf(name);
     if (!Files.exists(file)) {
       throw new IllegalStateException("recording '" + name + "' has no file yet");
     }
-    return file;
+    return new Export(file, file.getFileName().toString(), false);
   }
 
-  /** The flame graph of the recording as an HTML file, converted once per file and kind. */
-  public Path flameGraph(String name, FlameKind kind) throws IOException {
-    Path jfr = file(name);
-    Path html = dir.resolve(name + "." + kind.name().toLowerCase() + ".html");
-    boolean snapshot = jfr.getFileName().toString().endsWith(".snapshot.jfr");
-    if (snapshot || !Files.exists(html) || Files.getLastModifiedTime(html).compareTo(Files.getLastModifiedTime(jfr)) < 0) {
-      Arguments arguments = new Arguments(kind.converterFlag, "--title", name + " " + kind.name().toLowerCase());
-      JfrToFlame.convert(jfr.toString(), html.toString(), arguments);
+  /**
+   * The flame graph of the recording as an HTML file: of a running recording, a temporary page of
+   * its snapshot; of a stopped one, a page converted once per file and kind.
+   */
+  public Export flameGraph(String name, FlameKind kind) throws IOException {
+    Export jfr = file(name);
+    String kindName = kind.name().toLowerCase();
+    if (jfr.temporary()) {
+      try {
+        Path page = Files.createTempFile(dir, name + "." + kindName + ".", ".html");
+        convertOrDelete(jfr.path(), page, name, kind);
+        return new Export(page, name + "." + kindName + ".html", true);
+      } finally {
+        Files.deleteIfExists(jfr.path());
+      }
     }
-    return html;
+    Path html = dir.resolve(name + "." + kindName + ".html");
+    if (!Files.exists(html) || Files.getLastModifiedTime(html).compareTo(Files.getLastModifiedTime(jfr.path())) < 0) {
+      // Converted aside and moved in whole: a request sending the page meanwhile never sees it half written.
+      Path page = Files.createTempFile(dir, name + "." + kindName + ".", ".html");
+      convertOrDelete(jfr.path(), page, name, kind);
+      Files.move(page, html, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+    return new Export(html, html.getFileName().toString(), false);
+  }
+
+  private static void convertOrDelete(Path jfr, Path page, String name, FlameKind kind) throws IOException {
+    try {
+      Arguments arguments = new Arguments(kind.converterFlag, "--title", name + " " + kind.name().toLowerCase());
+      JfrToFlame.convert(jfr.toString(), page.toString(), arguments);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(page);
+      throw e;
+    }
   }
 
   /** Stops and closes every recording (node stop). */
