@@ -258,6 +258,28 @@ class AdminApiTest {
     flames.forEach(flame -> assertEquals(200, flame.join().statusCode()));
   }
 
+  @Test
+  void unknownMethodsShareOneMetricsLabel() throws IOException {
+    for (int i = 0; i < 40; i++) {
+      RawHttp.exchange(node.port(), "FUZZ" + i + " /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    http.get("/metrics"); // the scrape's own series are there from the second one on
+    String before = text(http.get("/metrics"));
+    for (int i = 40; i < 240; i++) {
+      RawHttp.exchange(node.port(), "FUZZ" + i + " /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    String after = text(http.get("/metrics"));
+    assertFalse(after.contains("FUZZ"), "a request's own method became a label value");
+    assertTrue(after.contains("method=\"OTHER\""), "unknown methods are counted as OTHER");
+    assertEquals(series(before), series(after), "200 more unknown methods added series");
+  }
+
+  /** The series of a Prometheus scrape, whatever their values. */
+  private static List<String> series(String scrape) {
+    return scrape.lines().filter(line -> !line.startsWith("#") && !line.isBlank())
+        .map(line -> line.substring(0, line.lastIndexOf(' '))).sorted().toList();
+  }
+
   private static List<String> recordingFiles() {
     try (Stream<Path> files = Files.list(dataDir.resolve("recordings"))) {
       return files.map(file -> file.getFileName().toString()).toList();
