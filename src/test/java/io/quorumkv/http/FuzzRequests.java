@@ -11,11 +11,10 @@ final class FuzzRequests {
   private final ValidRequests valid;
   private final RequestMutator mutator;
 
-  /** @param strict methods may be anything, though that sets off {@link KnownDefect#METRICS_METHOD_CARDINALITY} */
-  FuzzRequests(String adminToken, String clusterSecret, int bodyLimit, boolean strict) {
-    this.random = new RandomRequests(bodyLimit, strict);
+  FuzzRequests(String adminToken, String clusterSecret, int bodyLimit) {
+    this.random = new RandomRequests(bodyLimit);
     this.valid = new ValidRequests(adminToken, clusterSecret, bodyLimit);
-    this.mutator = new RequestMutator(bodyLimit, strict);
+    this.mutator = new RequestMutator(bodyLimit);
   }
 
   FuzzRequest next(Random rng) {

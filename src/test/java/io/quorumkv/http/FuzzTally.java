@@ -32,7 +32,6 @@ final class FuzzTally {
   /** Closed without answering a request that was due one. */
   final LongAdder unexpectedCloses = new LongAdder();
   private final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
-  private final Map<KnownDefect, LongAdder> knownDefects = new ConcurrentHashMap<>();
   /** Microseconds from the end of a request's sending to its whole answer. */
   private final Histogram answerMicros = new ConcurrentHistogram(3);
   private volatile long slowestMicros;
@@ -101,16 +100,7 @@ final class FuzzTally {
     }
   }
 
-  void knownDefect(KnownDefect defect) {
-    knownDefects.computeIfAbsent(defect, d -> new LongAdder()).increment();
-  }
 
-  /** How often each known defect showed. */
-  Map<KnownDefect, Long> knownDefects() {
-    Map<KnownDefect, Long> counts = new TreeMap<>();
-    knownDefects.forEach((defect, count) -> counts.put(defect, count.sum()));
-    return counts;
-  }
 
   long failureCount() {
     return failureCount.sum();

@@ -27,21 +27,16 @@ final class FuzzWorker implements Runnable {
   private final FuzzRequests requests;
   private final FuzzTally tally;
   private final String replay;
-  private final boolean strict;
   private long number;
 
-  /**
-   * @param replay how to replay the run, for failure messages ("-Dfuzz.seed=... -Dfuzz.threads=...")
-   * @param strict whether a {@link KnownDefect} fails the run too
-   */
-  FuzzWorker(int index, long seed, int port, FuzzRequests requests, FuzzTally tally, String replay, boolean strict) {
+  /** @param replay how to replay the run, for failure messages ("-Dfuzz.seed=... -Dfuzz.threads=...") */
+  FuzzWorker(int index, long seed, int port, FuzzRequests requests, FuzzTally tally, String replay) {
     this.index = index;
     this.seed = seed;
     this.port = port;
     this.requests = requests;
     this.tally = tally;
     this.replay = replay;
-    this.strict = strict;
   }
 
   @Override
@@ -96,16 +91,13 @@ final class FuzzWorker implements Runnable {
         answer = FuzzAnswer.read(in, request.head());
       } catch (SocketTimeoutException e) {
         tally.hangs.increment();
-        failOrCount(KnownDefect.of(request, KnownDefect.Outcome.NO_ANSWER_IN_TIME, null), failure("neither an answer nor the connection closed within " + ANSWER_TIMEOUT_MS + " ms"
+        tally.fail(failure("neither an answer nor the connection closed within " + ANSWER_TIMEOUT_MS + " ms"
             + (cut || request.framingBroken() ? " of the end of input" : ""), request, previous));
         return true;
       } catch (IOException e) {
         if (sentWhole && !request.framingBroken()) {
           tally.unexpectedCloses.increment();
-          KnownDefect.Outcome outcome = e instanceof FuzzAnswer.CutShortException
-              ? KnownDefect.Outcome.CLOSED_MID_ANSWER : KnownDefect.Outcome.CLOSED_WITHOUT_ANSWER;
-          failOrCount(KnownDefect.of(request, outcome, null),
-              failure("connection closed without an answer (" + e.getMessage() + ")", request, previous));
+          tally.fail(failure("connection closed without an answer (" + e.getMessage() + ")", request, previous));
         } else {
           tally.closedWithoutAnswer.increment();
         }
@@ -114,7 +106,7 @@ final class FuzzWorker implements Runnable {
       tally.answered(answer.status(), (System.nanoTime() - sentNanos) / 1_000, request);
       String problem = FuzzOracle.problemWith(answer, request);
       if (problem != null) {
-        failOrCount(KnownDefect.of(request, KnownDefect.Outcome.ANSWERED, answer), failure(problem, request, previous));
+        tally.fail(failure(problem, request, previous));
       }
       previous = "\n    after, on the same connection, " + answer.status() + " to " + request.shown();
       if (cut || request.framingBroken() || !request.reusable() || answer.closesConnection()) {
@@ -139,16 +131,6 @@ final class FuzzWorker implements Runnable {
       return true;
     } catch (IOException e) {
       return false; // the node may close early, say after answering 413 to a large body
-    }
-  }
-
-  /** Fails the run, unless the failure is a known defect and the run is not strict: then only counts it. */
-  private void failOrCount(KnownDefect defect, String failure) {
-    if (defect != null) {
-      tally.knownDefect(defect);
-    }
-    if (defect == null || strict) {
-      tally.fail(failure + (defect == null ? "" : "\n    known defect " + defect));
     }
   }
 

@@ -32,22 +32,19 @@ final class RandomRequests {
   private static final String TOKEN_CHARS =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~";
 
-  /** Unknown methods from a fixed few: see {@link KnownDefect#METRICS_METHOD_CARDINALITY}. */
+  /** Unknown methods worth sending often; random tokens are sent too. */
   private static final String[] ODD_METHODS = {"FOO", "BREW", "PURGE", "SEARCH", "QUERY", "M-SEARCH", "X", "GETT",
       "A1~b", "!#$%&'*+-.^_`|~", "DELETEX", "PUTPUT"};
 
   private final int bodyLimit;
-  private final boolean anyMethod;
 
-  /** @param anyMethod unknown methods may be any token; otherwise one of a fixed few */
-  RandomRequests(int bodyLimit, boolean anyMethod) {
+  RandomRequests(int bodyLimit) {
     this.bodyLimit = bodyLimit;
-    this.anyMethod = anyMethod;
   }
 
   FuzzRequest next(Random random) {
     String method = random.nextInt(20) != 0 ? pick(random, METHODS)
-        : anyMethod ? token(random, 1 + random.nextInt(12)) : pick(random, ODD_METHODS);
+        : random.nextBoolean() ? token(random, 1 + random.nextInt(12)) : pick(random, ODD_METHODS);
     StringBuilder target = new StringBuilder(random.nextInt(10) == 0 ? randomPath(random) : pick(random, PATHS));
     int params = random.nextInt(5);
     for (int i = 0; i < params; i++) {

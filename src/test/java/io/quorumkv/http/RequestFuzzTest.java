@@ -40,8 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Settings: {@code -Dfuzz.seed=S} replays a run (printed at the start; each thread's seed
  * follows from it), {@code -Dfuzz.millis=MS} bounds its time (15 s by default),
  * {@code -Dfuzz.requests=N} its requests (no bound by default; a run that ends by time first
- * fails), {@code -Dfuzz.threads=T} (8), {@code -Dfuzz.maxDiskMb=MB} (2048), {@code -Dfuzz.strict=true}
- * (a {@link KnownDefect} fails the run too; by default it is counted and printed). A summary line
+ * fails), {@code -Dfuzz.threads=T} (8), {@code -Dfuzz.maxDiskMb=MB} (2048). A summary line
  * starting with {@code RequestFuzzTest summary} gives the figures; scripts/fuzz.sh runs a million.
  */
 class RequestFuzzTest {
@@ -60,7 +59,6 @@ class RequestFuzzTest {
     long requestBudget = Long.parseLong(System.getProperty("fuzz.requests", REQUESTS_UNBOUNDED));
     int threads = Integer.getInteger("fuzz.threads", 8);
     long maxDiskBytes = Long.getLong("fuzz.maxDiskMb", 2_048) << 20;
-    boolean strict = Boolean.getBoolean("fuzz.strict");
     String replay = "-Dfuzz.seed=" + seed + " -Dfuzz.threads=" + threads;
     System.out.println("RequestFuzzTest seed=" + seed + " (replay with " + replay + "), " + threads + " threads, "
         + (requestBudget == Long.MAX_VALUE ? "" : requestBudget + " requests, ") + "at most " + millis + " ms");
@@ -78,12 +76,12 @@ class RequestFuzzTest {
       ScheduledExecutorService watcher = Executors.newScheduledThreadPool(2);
       watcher.scheduleWithFixedDelay(watch, 1, 1, TimeUnit.SECONDS);
       watcher.scheduleWithFixedDelay(keeper, 2, 2, TimeUnit.SECONDS);
-      FuzzRequests requests = new FuzzRequests(ADMIN_TOKEN, CLUSTER_SECRET, BODY_LIMIT, strict);
+      FuzzRequests requests = new FuzzRequests(ADMIN_TOKEN, CLUSTER_SECRET, BODY_LIMIT);
       SplittableRandom seeds = new SplittableRandom(seed);
       List<Thread> workers = new ArrayList<>();
       long start = System.nanoTime();
       for (int i = 0; i < threads; i++) {
-        Thread worker = new Thread(new FuzzWorker(i, seeds.nextLong(), port, requests, tally, replay, strict), "fuzz-" + i);
+        Thread worker = new Thread(new FuzzWorker(i, seeds.nextLong(), port, requests, tally, replay), "fuzz-" + i);
         worker.start();
         workers.add(worker);
       }
@@ -111,13 +109,6 @@ class RequestFuzzTest {
       System.out.println("RequestFuzzTest summary: " + tally.answerTimes());
       System.out.printf("RequestFuzzTest summary: recording keeper stopped %d recordings running over 5 s, deleted %d "
           + "old files of other names, %d calls failed%n", keeper.stopped.sum(), keeper.deleted.sum(), keeper.failed.sum());
-      if (!strict) {
-        System.out.println("RequestFuzzTest summary: known defects avoided: " + KnownDefect.METRICS_METHOD_CARDINALITY
-            + " (unknown methods from a fixed few, method bytes not mutated), " + KnownDefect.BATCH_ANSWER_UNBOUNDED
-            + " (at most 64 reads a batch)");
-      }
-      tally.knownDefects().forEach((defect, count) -> System.out.println("RequestFuzzTest summary: known defect "
-          + defect + " " + count + " times (" + defect.description + ")" + (strict ? "" : ", not failing the run")));
       System.out.printf("RequestFuzzTest summary: node deaths %d; peak disk %.0f MiB; open files %s; "
               + "CPU: node %.0f s, fuzzer %.0f s; node log: %d SEVERE lines, %d blocked-thread warnings%n",
           watch.died() ? 1 : 0, watch.peakDiskBytes() / (double) (1 << 20), watch.openFiles(),

@@ -48,21 +48,10 @@ final class RequestMutator {
   private static final byte[] INTERESTING_BYTES = {0x00, 0x09, 0x0a, 0x0d, 0x20, '%', '&', ':', '=', '?', '/', ';',
       0x7f, (byte) 0x80, (byte) 0xc3, (byte) 0xff};
 
-  /** Without strict: reads in one batch at most (each may return a value of the body limit). */
-  private static final int MAX_READS_UNLESS_STRICT = 64;
-
   private final int bodyLimit;
-  private final boolean strict;
 
-  /**
-   * @param strict also send what sets off known defects, which are otherwise avoided: byte-level
-   *               changes to the method ({@link KnownDefect#METRICS_METHOD_CARDINALITY}) and
-   *               batches of more than {@value #MAX_READS_UNLESS_STRICT} reads
-   *               ({@link KnownDefect#BATCH_ANSWER_UNBOUNDED})
-   */
-  RequestMutator(int bodyLimit, boolean strict) {
+  RequestMutator(int bodyLimit) {
     this.bodyLimit = bodyLimit;
-    this.strict = strict;
   }
 
   FuzzRequest mutate(ValidRequests.Valid valid, Random random) {
@@ -80,8 +69,7 @@ final class RequestMutator {
         int lineEnd = Math.min(wire.lineEnd(), bytes.length);
         int headEnd = Math.min(wire.headEnd(), bytes.length);
         int region = random.nextInt(bytes.length > headEnd ? 3 : 2);
-        int methodEnd = strict ? 0 : Math.max(0, indexOf(bytes, (byte) ' ', lineEnd));
-        int from = region == 0 ? methodEnd : region == 1 ? lineEnd : headEnd;
+        int from = region == 0 ? 0 : region == 1 ? lineEnd : headEnd;
         int to = region == 0 ? lineEnd : region == 1 ? headEnd : bytes.length;
         StringBuilder what = new StringBuilder();
         bytes = changeBytes(bytes, from, to, random, what);
@@ -312,10 +300,6 @@ final class RequestMutator {
       }
       case 5 -> {
         int times = 1 + random.nextInt(random.nextBoolean() ? 4 : 2_000);
-        long reads = fields.stream().filter(f -> f.kind() == BatchField.Kind.OPERATION && body[f.at()] == 1).count();
-        if (!strict && reads > 0) {
-          times = (int) Math.max(1, Math.min(times, MAX_READS_UNLESS_STRICT / reads));
-        }
         int size = (int) Math.min((long) body.length * times, bodyLimit + (2L << 20) + 1_024);
         byte[] repeated = new byte[size];
         for (int at = 0; at < size; at += body.length) {
@@ -410,16 +394,6 @@ final class RequestMutator {
         return concat(Arrays.copyOfRange(bytes, 0, at + count), Arrays.copyOfRange(bytes, at, bytes.length));
       }
     }
-  }
-
-  /** The first index of {@code b} before {@code end}, or -1. */
-  private static int indexOf(byte[] bytes, byte b, int end) {
-    for (int i = 0; i < end; i++) {
-      if (bytes[i] == b) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private static byte someByte(Random random) {
