@@ -136,7 +136,7 @@ public final class AdminApi implements RouteMount {
     handler.accept(params);
   }
 
-  /** Sends the file made on the export pool; a temporary one is deleted once sent (or the send failed). */
+  /** Sends the file made on the export pool, and deletes it once sent (or the send failed). */
   private void export(RoutingContext ctx, Callable<JfrRecordings.Export> make, String type) {
     exports.executeBlocking(make, false).onComplete(done -> {
       if (done.failed()) {
@@ -148,11 +148,8 @@ public final class AdminApi implements RouteMount {
       if (type.equals("application/octet-stream")) {
         ctx.response().putHeader("Content-Disposition", "attachment; filename=\"" + export.name() + "\"");
       }
-      ctx.response().sendFile(export.path().toString()).onComplete(sent -> {
-        if (export.temporary()) {
-          vertx.fileSystem().delete(export.path().toString());
-        }
-      });
+      ctx.response().sendFile(export.path().toString())
+          .onComplete(sent -> vertx.fileSystem().delete(export.path().toString()));
     });
   }
 

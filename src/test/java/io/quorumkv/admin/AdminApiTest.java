@@ -216,7 +216,57 @@ class AdminApiTest {
     }
     // Snapshots and their pages are the requests' own files: none stays once the answers went out.
     Await.until("the downloads' own files are deleted", Await.TIMEOUT, () -> recordingFiles().stream()
-        .noneMatch(name -> name.startsWith("shared") && !name.equals("shared.jfr")));
+        .noneMatch(name -> name.startsWith("shared.") && !name.matches("shared\\.\\d+\\.jfr")));
+  }
+
+  /**
+   * Recordings of one name stop (JFR then writes their file) and start again while downloads and
+   * flame graphs of that name run: every answer is a whole file, or a 404 or 409, never a 500.
+   */
+  @Test
+  void downloadsWhileRecordingsOfTheirNameStopAndStartAreNever500() throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+    ExecutorService readers = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<List<String>>> problems = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        String path = i % 2 == 0 ? "/admin/jfr/file?name=cycle" : "/admin/jfr/flame?name=cycle&type=wall";
+        problems.add(readers.submit(() -> {
+          List<String> seen = new ArrayList<>();
+          while (System.nanoTime() < end) {
+            HttpResponse<byte[]> response = admin("GET", path);
+            if (response.statusCode() >= 500) {
+              seen.add(path + ": " + response.statusCode() + " " + text(response).strip());
+            } else if (response.statusCode() == 200 && path.contains("/file")) {
+              Path copy = Files.write(Files.createTempFile(dataDir, "download", ".jfr"), response.body());
+              try {
+                RecordingFile.readAllEvents(copy);
+              } catch (IOException e) {
+                seen.add(path + ": 200 with a broken file (" + e + ")");
+              } finally {
+                Files.delete(copy);
+              }
+            }
+          }
+          return seen;
+        }));
+      }
+      while (System.nanoTime() < end) {
+        int status = admin("POST", "/admin/jfr?name=cycle&settings=default&duration=" + (50 + System.nanoTime() % 200))
+            .statusCode();
+        assertTrue(status == 201 || status == 409, "start answered " + status);
+        if (System.nanoTime() % 3 == 0) {
+          admin("POST", "/admin/jfr/stop?name=cycle");
+        }
+      }
+      List<String> all = new ArrayList<>();
+      for (Future<List<String>> seen : problems) {
+        all.addAll(seen.get(60, TimeUnit.SECONDS));
+      }
+      assertEquals(List.of(), all);
+    } finally {
+      readers.shutdownNow();
+    }
   }
 
   @Test
