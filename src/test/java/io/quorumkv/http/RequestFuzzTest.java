@@ -146,7 +146,9 @@ class RequestFuzzTest {
     Path confFile = NodeProcess.writeConf(dir, "node.json", conf.encodePrettily());
     // JFR keeps its repository (the chunks of running recordings) in the test directory, not in /tmp.
     return NodeProcess.launch(dir.resolve("node.log"),
-        List.of("-XX:FlightRecorderOptions=repository=" + dir.resolve("jfr-repository")),
+        List.of("-XX:FlightRecorderOptions=repository=" + dir.resolve("jfr-repository"),
+            // GC pauses, to tell a paused JVM from a blocked event loop when a request hangs.
+            "-Xlog:gc:file=" + Path.of("target", "fuzz-node-gc.log").toAbsolutePath()),
         "--config", confFile.toString());
   }
 

@@ -31,8 +31,16 @@ record WireCheck(boolean answerDue, boolean reusable, boolean head, boolean unsu
 
   static WireCheck of(byte[] bytes) {
     String text = new String(bytes, StandardCharsets.ISO_8859_1);
-    if (text.isEmpty() || text.charAt(0) <= ' ') { // Netty skips leading control characters and whitespace
-      return new WireCheck(false, false, false, false);
+    if (text.isEmpty() || text.charAt(0) <= ' ') {
+      // Netty skips leading control characters and whitespace, then reads what follows as the
+      // request line: no answer is due, but one to that line's version may come.
+      int start = 0;
+      while (start < text.length() && text.charAt(start) <= ' ') {
+        start++;
+      }
+      int lineEnd = text.indexOf('\n', start);
+      String line = text.substring(start, lineEnd < 0 ? text.length() : lineEnd);
+      return new WireCheck(false, false, false, RequestLine.isUnsupportedVersion(RequestLine.parse(line).version()));
     }
     List<String> lines = new ArrayList<>();
     int headEnd = -1;

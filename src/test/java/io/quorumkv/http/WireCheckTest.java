@@ -44,4 +44,11 @@ class WireCheckTest {
     assertEquals(false, check("GET /v0/status HTTP/1.1\r\nHost: x\r\n").answerDue());
     assertEquals(false, check("\u0000GET /v0/status HTTP/1.1\r\n\r\n").answerDue());
   }
+
+  /** Netty skips leading control bytes: "\0ET / HTTP/9.9" is "ET / HTTP/9.9" to it, which may get its 505. */
+  @Test
+  void aVersionAfterSkippedLeadingBytesStillCounts() {
+    assertEquals(new WireCheck(false, false, false, true), check("\u0000ET /v0/entity?id=k11 HTTP/9.9\r\nHost: x\r\n\r\n"));
+    assertEquals(new WireCheck(false, false, false, false), check("\u0000ET /v0/entity HTTP/1.1\r\n\r\n"));
+  }
 }
