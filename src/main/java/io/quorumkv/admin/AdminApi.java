@@ -3,26 +3,35 @@ package io.quorumkv.admin;
 import io.quorumkv.http.ApiErrors;
 import io.quorumkv.http.RouteMount;
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The admin endpoints for JFR recording sessions, under {@code /admin/jfr}. With an admin token
  * in the conf, every admin request must carry {@code Authorization: Bearer TOKEN} (401 without,
  * 403 with a wrong one). {@code scope=cluster} on start and stop checks the command, then publishes
  * it over the event bus (clustered once the cluster has two nodes), so every live node runs it.
- * See docs/profiling.md.
+ * Query parameters are read on the event loop (a malformed one is a 400 at once); the blocking
+ * work runs on two named worker pools of their own, unordered: quick commands (list, start, stop)
+ * on one, file dumps and flame-graph conversions (seconds each) on the other, so a queue of
+ * conversions never delays a list or a stop. See docs/profiling.md.
  */
 public final class AdminApi implements RouteMount {
   public static final String PATH = "/admin/jfr";
@@ -32,15 +41,25 @@ public final class AdminApi implements RouteMount {
   static final String COMMANDS = "quorumkv.admin.jfr";
   private static final long DEFAULT_DURATION_MS = 60_000;
   private static final long MAX_DURATION_MS = 3_600_000;
+  static final String COMMAND_POOL = "quorumkv-jfr-commands";
+  static final String EXPORT_POOL = "quorumkv-jfr-exports";
+  private static final int COMMAND_THREADS = 2;
+  private static final int EXPORT_THREADS = 2;
+  /** A conversion of a large recording takes a while; past this the blocked-thread checker warns. */
+  private static final long MAX_EXPORT_MINUTES = 10;
 
   private final Vertx vertx;
   private final JfrRecordings recordings;
   private final byte[] token;
+  private final WorkerExecutor commands;
+  private final WorkerExecutor exports;
 
   public AdminApi(Vertx vertx, JfrRecordings recordings, String token) {
     this.vertx = vertx;
     this.recordings = recordings;
     this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+    this.commands = vertx.createSharedWorkerExecutor(COMMAND_POOL, COMMAND_THREADS);
+    this.exports = vertx.createSharedWorkerExecutor(EXPORT_POOL, EXPORT_THREADS, MAX_EXPORT_MINUTES, TimeUnit.MINUTES);
   }
 
   /** Listens for cluster-wide commands (on every node, this one included). */
@@ -55,31 +74,22 @@ public final class AdminApi implements RouteMount {
     // Exact paths only: anything else under /admin falls through to the router's "unknown path" 400.
     ALLOWED.keySet().forEach(path -> router.route(path).handler(this::authorize));
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));
-    router.get(PATH).handler(ctx -> blocking(ctx, () -> {
+    router.get(PATH).handler(ctx -> commands.executeBlocking(() -> {
       JsonArray list = new JsonArray();
       recordings.list().forEach(info -> list.add(info.toJson()));
       return list.encodePrettily();
-    }, "application/json", 200));
+    }, false).onComplete(done -> {
+      if (done.failed()) {
+        fail(ctx, done.cause());
+      } else {
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(done.result());
+      }
+    }));
     router.post(PATH + "/stop").handler(ctx -> command(ctx, "stop", 200));
-    router.get(PATH + "/file").handler(ctx -> vertx.executeBlocking(() -> recordings.file(ctx.queryParams().get("name")))
-        .onComplete(done -> {
-          if (done.failed()) {
-            fail(ctx, done.cause());
-          } else {
-            ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
-                .putHeader("Content-Disposition", "attachment; filename=\"" + done.result().getFileName() + "\"")
-                .sendFile(done.result().toString());
-          }
-        }));
-    router.get(PATH + "/flame").handler(ctx -> vertx.executeBlocking(() -> recordings.flameGraph(
-            ctx.queryParams().get("name"), flameKind(ctx.queryParams().get("type"))))
-        .onComplete(done -> {
-          if (done.failed()) {
-            fail(ctx, done.cause());
-          } else {
-            ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8").sendFile(done.result().toString());
-          }
-        }));
+    router.get(PATH + "/file").handler(ctx -> withParams(ctx, params -> export(ctx,
+        () -> recordings.file(params.get("name")), "application/octet-stream")));
+    router.get(PATH + "/flame").handler(ctx -> withParams(ctx, params -> export(ctx,
+        () -> recordings.flameGraph(params.get("name"), flameKind(params.get("type"))), "text/html; charset=utf-8")));
     ALLOWED.forEach((path, methods) -> router.route(path).handler(ApiErrors.methodNotAllowed(methods)));
   }
 
@@ -111,16 +121,52 @@ public final class AdminApi implements RouteMount {
     }
   }
 
+  /**
+   * Calls {@code handler} with the request's query parameters, decoded here on the event loop;
+   * answers 400 when they cannot be (a malformed percent-escape).
+   */
+  private static void withParams(RoutingContext ctx, Consumer<MultiMap> handler) {
+    MultiMap params;
+    try {
+      params = ctx.queryParams();
+    } catch (HttpException | IllegalArgumentException e) {
+      ApiErrors.send(ctx, 400, "malformed query string (bad percent-encoding)");
+      return;
+    }
+    handler.accept(params);
+  }
+
+  /** Sends the file made on the export pool, and deletes it once sent (or the send failed). */
+  private void export(RoutingContext ctx, Callable<JfrRecordings.Export> make, String type) {
+    exports.executeBlocking(make, false).onComplete(done -> {
+      if (done.failed()) {
+        fail(ctx, done.cause());
+        return;
+      }
+      JfrRecordings.Export export = done.result();
+      ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, type);
+      if (type.equals("application/octet-stream")) {
+        ctx.response().putHeader("Content-Disposition", "attachment; filename=\"" + export.name() + "\"");
+      }
+      ctx.response().sendFile(export.path().toString())
+          .onComplete(sent -> vertx.fileSystem().delete(export.path().toString()));
+    });
+  }
+
   /** Start or stop, here or (scope=cluster) on every node. */
   private void command(RoutingContext ctx, String action, int status) {
+    withParams(ctx, params -> command(ctx, params, action, status));
+  }
+
+  private void command(RoutingContext ctx, MultiMap params, String action, int status) {
     JsonObject command = new JsonObject().put("action", action)
-        .put("name", ctx.queryParams().get("name"))
-        .put("durationMs", ctx.queryParams().get("duration"))
-        .put("settings", ctx.queryParams().get("settings"));
-    String scope = ctx.queryParams().get("scope");
+        .put("name", params.get("name"))
+        .put("durationMs", params.get("duration"))
+        .put("settings", params.get("settings"));
+    String scope = params.get("scope");
     if ("cluster".equals(scope)) {
       // Checked here, before publishing: a node that cannot run the command only logs why.
-      vertx.executeBlocking(() -> checked(command)).onComplete(done -> {
+      commands.executeBlocking(() -> checked(command), false).onComplete(done -> {
         if (done.failed()) {
           fail(ctx, done.cause());
         } else {
@@ -164,13 +210,13 @@ public final class AdminApi implements RouteMount {
   }
 
   private Future<JfrRecordings.Info> run(JsonObject command) {
-    return vertx.executeBlocking(() -> {
+    return commands.executeBlocking(() -> {
       String name = command.getString("name");
       if ("stop".equals(command.getString("action"))) {
         return recordings.stop(name);
       }
       return recordings.start(name, Duration.ofMillis(durationOf(command.getString("durationMs"))), settingsOf(command));
-    });
+    }, false);
   }
 
   private static String settingsOf(JsonObject command) {
@@ -199,16 +245,6 @@ public final class AdminApi implements RouteMount {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("type must be cpu, alloc, lock or wall, got '" + type + "'");
     }
-  }
-
-  private void blocking(RoutingContext ctx, java.util.concurrent.Callable<String> body, String type, int status) {
-    vertx.executeBlocking(body).onComplete(done -> {
-      if (done.failed()) {
-        fail(ctx, done.cause());
-      } else {
-        ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, type).end(done.result());
-      }
-    });
   }
 
   private static void fail(RoutingContext ctx, Throwable failure) {

@@ -8,7 +8,9 @@ import one.convert.JfrToFlame;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +25,10 @@ import java.util.regex.Pattern;
  * template ({@code default} or {@code profile}), list, stop, the {@code .jfr} file, and flame
  * graphs (CPU, allocation, lock contention) as self-contained HTML pages converted by
  * async-profiler's jfr-converter. Files live in {@code <dataDir>/recordings}. Every method
- * blocks (file I/O, conversion): call them from a worker.
+ * blocks (file I/O, conversion): call them from a worker. Any number of requests may read one
+ * recording at once: each gets a dump of its own (and a page converted from it), which the caller
+ * deletes once sent. Each recording writes {@code NAME.ID.jfr} when it stops (JFR then closes
+ * it); a newer recording of that name replaces it and its file.
  */
 public final class JfrRecordings {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -56,6 +61,10 @@ public final class JfrRecordings {
     }
   }
 
+  /** A temporary file made for one request, to delete once sent; {@code name} is what the client is told to call it. */
+  public record Export(Path path, String name) {
+  }
+
   public JfrRecordings(Path dir) {
     this.dir = dir;
   }
@@ -83,7 +92,7 @@ public final class JfrRecordings {
     Recording recording = new Recording(configuration);
     recording.setName(name);
     recording.setToDisk(true);
-    recording.setDestination(fileOf(name));
+    recording.setDestination(fileOf(recording));
     recording.setDuration(duration);
     recording.setMaxSize(MAX_RECORDING_BYTES);
     Recording previous = recordings.putIfAbsent(name, recording);
@@ -94,8 +103,8 @@ public final class JfrRecordings {
     recordings.put(name, recording);
     if (previous != null) {
       previous.close();
+      Files.deleteIfExists(fileOf(previous));
     }
-    deleteConverted(name);
     settingsNames.put(name, settings);
     recording.start();
     return infoOf(recording);
@@ -117,31 +126,61 @@ public final class JfrRecordings {
     return infoOf(recording);
   }
 
-  /** The recording's {@code .jfr} file; for a running recording, a snapshot of what it holds so far. */
-  public Path file(String name) throws IOException {
+  /**
+   * A temporary copy of the recording's {@code .jfr} file, or of what it holds so far while it
+   * runs. 409 (IllegalStateException) before it started, while JFR writes its file, or once a new
+   * recording of that name replaced it.
+   */
+  public Export file(String name) throws IOException {
     Recording recording = existing(name);
-    if (recording.getState() == RecordingState.RUNNING) {
-      Path snapshot = dir.resolve(name + ".snapshot.jfr");
-      recording.dump(snapshot);
-      return snapshot;
+    RecordingState state = recording.getState();
+    if (state == RecordingState.RUNNING) {
+      Path dump = Files.createTempFile(dir, name + ".", ".snapshot.jfr");
+      try {
+        recording.dump(dump);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(dump);
+        if (recording.getState() != RecordingState.RUNNING) {
+          throw new IllegalStateException("recording '" + name + "' stopped meanwhile; ask again");
+        }
+        throw e;
+      }
+      return new Export(dump, name + ".snapshot.jfr");
     }
-    Path file = fileOf(name);
-    if (!Files.exists(file)) {
-      throw new IllegalStateException("recording '" + name + "' has no file yet");
+    if (state != RecordingState.CLOSED) { // JFR closes a recording once it has written its file
+      throw new IllegalStateException("recording '" + name + "' is " + (state == RecordingState.STOPPED
+          ? "being written; ask again" : "not started yet"));
     }
-    return file;
+    Path copy = Files.createTempFile(dir, name + ".", ".jfr");
+    try {
+      Files.copy(fileOf(recording), copy, StandardCopyOption.REPLACE_EXISTING);
+    } catch (NoSuchFileException e) {
+      Files.deleteIfExists(copy);
+      throw new IllegalStateException("recording '" + name + "' was replaced by a newer one, or has no file");
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(copy);
+      throw e;
+    }
+    return new Export(copy, name + ".jfr");
   }
 
-  /** The flame graph of the recording as an HTML file, converted once per file and kind. */
-  public Path flameGraph(String name, FlameKind kind) throws IOException {
-    Path jfr = file(name);
-    Path html = dir.resolve(name + "." + kind.name().toLowerCase() + ".html");
-    boolean snapshot = jfr.getFileName().toString().endsWith(".snapshot.jfr");
-    if (snapshot || !Files.exists(html) || Files.getLastModifiedTime(html).compareTo(Files.getLastModifiedTime(jfr)) < 0) {
-      Arguments arguments = new Arguments(kind.converterFlag, "--title", name + " " + kind.name().toLowerCase());
-      JfrToFlame.convert(jfr.toString(), html.toString(), arguments);
+  /** The flame graph of the recording as a temporary HTML file, converted from a dump of its own. */
+  public Export flameGraph(String name, FlameKind kind) throws IOException {
+    Export jfr = file(name);
+    String kindName = kind.name().toLowerCase();
+    try {
+      Path page = Files.createTempFile(dir, name + "." + kindName + ".", ".html");
+      try {
+        Arguments arguments = new Arguments(kind.converterFlag, "--title", name + " " + kindName);
+        JfrToFlame.convert(jfr.path().toString(), page.toString(), arguments);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(page);
+        throw e;
+      }
+      return new Export(page, name + "." + kindName + ".html");
+    } finally {
+      Files.deleteIfExists(jfr.path());
     }
-    return html;
   }
 
   /** Stops and closes every recording (node stop). */
@@ -158,20 +197,15 @@ public final class JfrRecordings {
     return recording;
   }
 
-  private Path fileOf(String name) {
-    return dir.resolve(name + ".jfr");
-  }
-
-  private void deleteConverted(String name) throws IOException {
-    for (FlameKind kind : FlameKind.values()) {
-      Files.deleteIfExists(dir.resolve(name + "." + kind.name().toLowerCase() + ".html"));
-    }
+  /** Each recording writes a file of its own: a reader copying one never meets a newer recording writing it. */
+  private Path fileOf(Recording recording) {
+    return dir.resolve(recording.getName() + "." + recording.getId() + ".jfr");
   }
 
   private Info infoOf(Recording recording) {
     Duration duration = recording.getDuration();
     return new Info(recording.getName(), recording.getState().name().toLowerCase(),
         settingsNames.get(recording.getName()), recording.getStartTime(), duration == null ? 0 : duration.toMillis(),
-        fileOf(recording.getName()).toString());
+        fileOf(recording).toString());
   }
 }

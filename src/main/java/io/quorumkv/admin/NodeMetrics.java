@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quorumkv.antientropy.AntiEntropy;
@@ -32,8 +33,9 @@ import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
 
 /**
  * One node's metrics, in a Prometheus registry of its own: Vert.x's HTTP server and client
@@ -46,6 +48,11 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   public static final long ENGINE_REFRESH_MS = 5_000;
   public static final String PATH = "/metrics";
 
+  /** Request methods kept as label values; any other is counted as {@link #OTHER_METHOD}. */
+  static final Set<String> STANDARD_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
+      "TRACE", "PATCH");
+  static final String OTHER_METHOD = "OTHER";
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Long> engineSnapshot = new ConcurrentHashMap<>();
   private final Map<String, Timer> storageTimers = new ConcurrentHashMap<>();
@@ -54,6 +61,10 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Counter writesSuperseded;
 
   public NodeMetrics() {
+    // Vert.x labels HTTP metrics with the request's method whatever it is: each new one a client
+    // makes up would add series for good, and every scrape (on an event loop) would grow with them.
+    registry.config().meterFilter(MeterFilter.replaceTagValues(Label.HTTP_METHOD.toString(),
+        method -> STANDARD_METHODS.contains(method) ? method : OTHER_METHOD));
     // Heap and non-heap use by memory pool (jvm_memory_used_bytes and friends): gauges only, no listeners to close.
     new JvmMemoryMetrics().bindTo(registry);
     notEnoughReplicas = Counter.builder("quorumkv_not_enough_replicas")

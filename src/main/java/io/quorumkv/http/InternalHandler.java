@@ -62,11 +62,18 @@ final class InternalHandler {
     });
   }
 
-  /** Runs every operation of a batch (each may succeed or fail alone) and answers them all at once. */
+  /**
+   * Runs every operation of a batch (each may succeed or fail alone) and answers them all at once;
+   * 413 to more than {@link InternalProtocol#MAX_BATCH_OPERATIONS} operations.
+   */
   void batch(RoutingContext ctx) {
     List<Operation> operations;
     try {
-      operations = RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)));
+      operations = RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)),
+          InternalProtocol.MAX_BATCH_OPERATIONS);
+    } catch (RecordBatchCodec.TooManyOperationsException e) {
+      ApiErrors.send(ctx, 413, e.getMessage());
+      return;
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     }

@@ -6,11 +6,17 @@ package io.quorumkv.replication;
  * {@link #RECORD_PATH} answers {@code GET} and {@code PUT} of one record, its metadata in
  * headers: for tools and tests that inspect or set one replica's own copy. The cluster secret,
  * when the conf sets one, travels in {@link #SECRET}.
+ *
+ * <p>A batch holds at most {@link #MAX_BATCH_OPERATIONS} operations (a replica answers 413 to
+ * more): each read takes 5 request bytes plus its key but may answer with a value of up to the
+ * body limit, so without a bound one small request could make a replica build an answer larger
+ * than its heap. Coordinators never send more ({@link RemoteReplica}).
  */
 public final class InternalProtocol {
   public static final String RECORD_PATH = "/internal/v0/record";
   public static final String BATCH_PATH = "/internal/v0/records";
   public static final String SECRET = "X-QKV-Cluster-Secret";
+  public static final int MAX_BATCH_OPERATIONS = 64;
 
   private InternalProtocol() {
   }

@@ -78,11 +78,29 @@ public final class RecordBatchCodec {
     return out;
   }
 
+  /** A request body holds more operations than the reader takes. */
+  public static final class TooManyOperationsException extends RuntimeException {
+    TooManyOperationsException(int maxOperations) {
+      super("batch of more than " + maxOperations + " operations");
+    }
+  }
+
   /** The operations of a request body; IllegalArgumentException when it is malformed. */
   public static List<Operation> decodeOperations(Buffer in) {
+    return decodeOperations(in, Integer.MAX_VALUE);
+  }
+
+  /**
+   * The operations of a request body, decoding no further than one past {@code maxOperations}:
+   * TooManyOperationsException when there are more; IllegalArgumentException when it is malformed.
+   */
+  public static List<Operation> decodeOperations(Buffer in, int maxOperations) {
     List<Operation> operations = new ArrayList<>();
     Reader reader = new Reader(in);
     while (reader.hasMore()) {
+      if (operations.size() == maxOperations) {
+        throw new TooManyOperationsException(maxOperations);
+      }
       byte kind = reader.readByte();
       byte[] key = reader.readBytes();
       if (kind == READ) {

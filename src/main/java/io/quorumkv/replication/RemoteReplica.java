@@ -30,7 +30,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class RemoteReplica implements Replica {
   static final int MAX_IN_FLIGHT = 4;
-  static final int MAX_BATCH_OPERATIONS = 64;
+  static final int MAX_BATCH_OPERATIONS = InternalProtocol.MAX_BATCH_OPERATIONS;
   /** A batch stops taking operations past this size (a single larger one still goes, alone). */
   static final int MAX_BATCH_BYTES = 1 << 20;
 

@@ -2,6 +2,7 @@ package io.quorumkv.admin;
 
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
+import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -13,15 +14,27 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import jdk.jfr.consumer.RecordingFile;
 
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,7 +50,9 @@ class AdminApiTest {
 
   @BeforeAll
   static void startNode() {
-    node = TestNode.start(TestNode.config(dataDir, new JsonObject().put("adminToken", TOKEN)), InstantSource.system());
+    // One event loop: admin requests that wait behind each other then all share one loop's context.
+    node = TestNode.start(TestNode.config(dataDir, new JsonObject().put("adminToken", TOKEN).put("eventLoops", 1)),
+        InstantSource.system());
     http = node.http;
   }
 
@@ -168,6 +183,158 @@ class AdminApiTest {
         "quorumkv_rocksdb_block_cache_usage_bytes",
         "quorumkv_rocksdb_estimate_pending_compaction_bytes"}) {
       assertTrue(metrics.contains(series), "missing " + series);
+    }
+  }
+
+  @Test
+  void concurrentDownloadsOfARunningRecordingEachGetAWholeFileAndLeaveNoneBehind() throws Exception {
+    assertEquals(201, admin("POST", "/admin/jfr?name=shared&duration=120000").statusCode());
+    ExecutorService clients = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<HttpResponse<byte[]>>> files = new ArrayList<>();
+      List<Future<HttpResponse<byte[]>>> flames = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        files.add(clients.submit(() -> admin("GET", "/admin/jfr/file?name=shared")));
+        flames.add(clients.submit(() -> admin("GET", "/admin/jfr/flame?name=shared")));
+      }
+      for (Future<HttpResponse<byte[]>> file : files) {
+        HttpResponse<byte[]> response = file.get(60, TimeUnit.SECONDS);
+        assertEquals(200, response.statusCode(), text(response));
+        assertEquals("attachment; filename=\"shared.snapshot.jfr\"",
+            response.headers().firstValue("content-disposition").orElse(null));
+        Path copy = Files.write(dataDir.resolve("downloaded.jfr"), response.body());
+        assertFalse(RecordingFile.readAllEvents(copy).isEmpty(), "a whole JFR file with events");
+      }
+      for (Future<HttpResponse<byte[]>> flame : flames) {
+        HttpResponse<byte[]> response = flame.get(60, TimeUnit.SECONDS);
+        assertEquals(200, response.statusCode(), text(response));
+        assertTrue(text(response).contains("</html>"), "a whole flame graph page");
+      }
+    } finally {
+      clients.shutdownNow();
+      admin("POST", "/admin/jfr/stop?name=shared");
+    }
+    // Snapshots and their pages are the requests' own files: none stays once the answers went out.
+    Await.until("the downloads' own files are deleted", Await.TIMEOUT, () -> recordingFiles().stream()
+        .noneMatch(name -> name.startsWith("shared.") && !name.matches("shared\\.\\d+\\.jfr")));
+  }
+
+  /**
+   * Recordings of one name stop (JFR then writes their file) and start again while downloads and
+   * flame graphs of that name run: every answer is a whole file, or a 404 or 409, never a 500.
+   */
+  @Test
+  void downloadsWhileRecordingsOfTheirNameStopAndStartAreNever500() throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+    ExecutorService readers = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<List<String>>> problems = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        String path = i % 2 == 0 ? "/admin/jfr/file?name=cycle" : "/admin/jfr/flame?name=cycle&type=wall";
+        problems.add(readers.submit(() -> {
+          List<String> seen = new ArrayList<>();
+          while (System.nanoTime() < end) {
+            HttpResponse<byte[]> response = admin("GET", path);
+            if (response.statusCode() >= 500) {
+              seen.add(path + ": " + response.statusCode() + " " + text(response).strip());
+            } else if (response.statusCode() == 200 && path.contains("/file")) {
+              Path copy = Files.write(Files.createTempFile(dataDir, "download", ".jfr"), response.body());
+              try {
+                RecordingFile.readAllEvents(copy);
+              } catch (IOException e) {
+                seen.add(path + ": 200 with a broken file (" + e + ")");
+              } finally {
+                Files.delete(copy);
+              }
+            }
+          }
+          return seen;
+        }));
+      }
+      while (System.nanoTime() < end) {
+        int status = admin("POST", "/admin/jfr?name=cycle&settings=default&duration=" + (50 + System.nanoTime() % 200))
+            .statusCode();
+        assertTrue(status == 201 || status == 409, "start answered " + status);
+        if (System.nanoTime() % 3 == 0) {
+          admin("POST", "/admin/jfr/stop?name=cycle");
+        }
+      }
+      List<String> all = new ArrayList<>();
+      for (Future<List<String>> seen : problems) {
+        all.addAll(seen.get(60, TimeUnit.SECONDS));
+      }
+      assertEquals(List.of(), all);
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  @Test
+  void malformedPercentEscapesInAdminQueriesAre400() throws IOException {
+    for (String target : new String[] {"GET /admin/jfr/file?name=%zz", "GET /admin/jfr/flame?name=%zz",
+        "GET /admin/jfr/flame?name=x&type=%zz", "POST /admin/jfr?name=%zz", "POST /admin/jfr/stop?name=%zz",
+        "GET /admin/jfr/file?name=%"}) {
+      String[] methodAndPath = target.split(" ");
+      RawHttp.Response response = RawHttp.exchange(node.port(), methodAndPath[0] + " " + methodAndPath[1]
+          + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Length: 0\r\n\r\n");
+      assertEquals(400, response.status(), target + ": " + response.bodyText());
+      assertEquals("malformed query string (bad percent-encoding)\n", response.bodyText(), target);
+    }
+  }
+
+  @Test
+  void cheapAdminCallsDoNotWaitBehindSlowConversions() throws Exception {
+    assertEquals(201, admin("POST", "/admin/jfr?name=slow&duration=120000&settings=profile").statusCode());
+    int conversions = 20;
+    List<CompletableFuture<HttpResponse<byte[]>>> flames = new ArrayList<>();
+    try {
+      for (int i = 0; i < conversions; i++) {
+        flames.add(CompletableFuture.supplyAsync(() -> admin("GET", "/admin/jfr/flame?name=slow&type=alloc")));
+      }
+      CompletableFuture.anyOf(flames.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+      // The other conversions are under way or queued now; a list, a start and a stop must not wait for them.
+      for (String call : new String[] {"GET /admin/jfr", "POST /admin/jfr?name=quick&duration=60000",
+          "POST /admin/jfr/stop?name=quick"}) {
+        String[] methodAndPath = call.split(" ");
+        HttpResponse<byte[]> answer = admin(methodAndPath[0], methodAndPath[1]);
+        assertTrue(answer.statusCode() < 300, call + ": " + text(answer));
+        long waiting = flames.stream().filter(flame -> !flame.isDone()).count();
+        assertTrue(waiting > 0, call + " answered only after every queued conversion");
+      }
+    } finally {
+      CompletableFuture.allOf(flames.toArray(CompletableFuture[]::new)).get(300, TimeUnit.SECONDS);
+      admin("POST", "/admin/jfr/stop?name=slow");
+    }
+    flames.forEach(flame -> assertEquals(200, flame.join().statusCode()));
+  }
+
+  @Test
+  void unknownMethodsShareOneMetricsLabel() throws IOException {
+    for (int i = 0; i < 40; i++) {
+      RawHttp.exchange(node.port(), "FUZZ" + i + " /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    http.get("/metrics"); // the scrape's own series are there from the second one on
+    String before = text(http.get("/metrics"));
+    for (int i = 40; i < 240; i++) {
+      RawHttp.exchange(node.port(), "FUZZ" + i + " /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    String after = text(http.get("/metrics"));
+    assertFalse(after.contains("FUZZ"), "a request's own method became a label value");
+    assertTrue(after.contains("method=\"OTHER\""), "unknown methods are counted as OTHER");
+    assertEquals(series(before), series(after), "200 more unknown methods added series");
+  }
+
+  /** The series of a Prometheus scrape, whatever their values. */
+  private static List<String> series(String scrape) {
+    return scrape.lines().filter(line -> !line.startsWith("#") && !line.isBlank())
+        .map(line -> line.substring(0, line.lastIndexOf(' '))).sorted().toList();
+  }
+
+  private static List<String> recordingFiles() {
+    try (Stream<Path> files = Files.list(dataDir.resolve("recordings"))) {
+      return files.map(file -> file.getFileName().toString()).toList();
+    } catch (IOException e) {
+      throw new AssertionError(e);
     }
   }
 

@@ -1,9 +1,11 @@
 package io.quorumkv.http;
 
 import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
+import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code /internal/v0/record}: a replica's own copy, its replica count in {@link RecordHeaders#REPLICAS}. */
+/**
+ * {@code /internal/v0/record}: a replica's own copy, its replica count in {@link RecordHeaders#REPLICAS};
+ * and the bound on {@code /internal/v0/records} batches.
+ */
 class InternalRecordApiTest {
   @TempDir
   static Path dataDir;
@@ -35,6 +40,35 @@ class InternalRecordApiTest {
   @AfterAll
   static void stopNode() {
     node.close();
+  }
+
+  /**
+   * Reads take 5 request bytes each but may answer with a value of up to the body limit each: a
+   * replica bounds a batch to what coordinators send, so one small request cannot make it build
+   * an answer larger than its heap.
+   */
+  @Test
+  void aBatchOfMoreOperationsThanCoordinatorsSendIs413() {
+    String key = nextKey();
+    node.http.putEntity(key, "x".repeat(1_000));
+    List<RecordBatchCodec.Operation> reads = new ArrayList<>();
+    for (int i = 0; i < InternalProtocol.MAX_BATCH_OPERATIONS; i++) {
+      reads.add(new RecordBatchCodec.Operation(bytes(key), null));
+    }
+    HttpResponse<byte[]> full = postBatch(reads);
+    assertEquals(200, full.statusCode());
+    assertEquals(InternalProtocol.MAX_BATCH_OPERATIONS, RecordBatchCodec.decodeAnswers(Buffer.buffer(full.body())).size());
+
+    reads.add(new RecordBatchCodec.Operation(bytes(key), null));
+    HttpResponse<byte[]> over = postBatch(reads);
+    assertEquals(413, over.statusCode());
+    assertEquals("batch of more than " + InternalProtocol.MAX_BATCH_OPERATIONS + " operations\n",
+        new String(over.body(), StandardCharsets.UTF_8));
+  }
+
+  private static HttpResponse<byte[]> postBatch(List<RecordBatchCodec.Operation> operations) {
+    return node.http.send("POST", InternalProtocol.BATCH_PATH,
+        HttpRequest.BodyPublishers.ofByteArray(RecordBatchCodec.encodeOperations(operations).getBytes()));
   }
 
   @Test

@@ -32,15 +32,26 @@ public final class NodeProcess implements AutoCloseable {
 
   /** Starts {@code Main} with the arguments; its stderr goes to {@code logFile}. */
   public static NodeProcess launch(Path logFile, String... args) throws IOException {
-    return launch(logFile, null, args);
+    return launch(logFile, null, List.of(), args);
+  }
+
+  /** Like {@link #launch(Path, String...)}, with extra JVM options (such as where JFR keeps its repository). */
+  public static NodeProcess launch(Path logFile, List<String> jvmOptions, String... args) throws IOException {
+    return launch(logFile, null, jvmOptions, args);
   }
 
   /** Starts {@code Main} with the arguments, on the fake clock unless it is null; stderr goes to {@code logFile}. */
   public static NodeProcess launch(Path logFile, FakeClock clock, String... args) throws IOException {
+    return launch(logFile, clock, List.of(), args);
+  }
+
+  private static NodeProcess launch(Path logFile, FakeClock clock, List<String> jvmOptions, String... args)
+      throws IOException {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", classpath, "io.quorumkv.Main"));
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", classpath, "io.quorumkv.Main"));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
