@@ -1,9 +1,12 @@
 package io.quorumkv.http;
 
 import io.quorumkv.admin.AdminApi;
+import io.quorumkv.antientropy.HashTree;
+import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
+import io.quorumkv.storage.RecordDigest;
 import io.quorumkv.versioning.HybridLogicalClock;
 
 import java.util.ArrayList;
@@ -14,8 +17,8 @@ import static io.quorumkv.http.RandomRequests.pick;
 
 /**
  * Valid requests of every endpoint of a single node whose conf sets a cluster secret and an admin
- * token: entities, ranges, status, cluster, metrics, the JFR admin endpoints and both internal
- * ones (one record with its metadata headers, a binary batch). The mutator starts from these.
+ * token: entities, ranges, status, cluster, metrics, the JFR admin endpoints and the internal
+ * ones (one record with its metadata headers, a binary batch, the anti-entropy tree requests). The mutator starts from these.
  * JFR recordings have a few names and mostly short durations, so they stay small and few.
  */
 final class ValidRequests {
@@ -24,8 +27,9 @@ final class ValidRequests {
   }
 
   private enum Endpoint {
-    ENTITY_GET(200), ENTITY_PUT(200), ENTITY_DELETE(80), RANGE(60), STATUS(40), CLUSTER(30), METRICS(20),
-    RECORD_GET(80), RECORD_PUT(100), BATCH(150), JFR_START(12), JFR_LIST(8), JFR_STOP(10), JFR_FILE(5), JFR_FLAME(5);
+    ENTITY_GET(180), ENTITY_PUT(180), ENTITY_DELETE(80), RANGE(60), STATUS(40), CLUSTER(30), METRICS(20),
+    RECORD_GET(80), RECORD_PUT(100), BATCH(150), TREE_ROOT(10), TREE_SEGMENTS(10), TREE_KEYS(10), TREE_DONE(10),
+    JFR_START(12), JFR_LIST(8), JFR_STOP(10), JFR_FILE(5), JFR_FLAME(5);
 
     /** Out of the sum of all weights (1,000). */
     final int weight;
@@ -74,6 +78,13 @@ final class ValidRequests {
       case RECORD_GET -> internal(get(InternalProtocol.RECORD_PATH)).param("id", id(random));
       case RECORD_PUT -> recordPut(random);
       case BATCH -> withBatch(random, internal(host(new RequestParts("POST", InternalProtocol.BATCH_PATH))));
+      case TREE_ROOT -> peer(random, internal(get(TreeProtocol.TREE_PATH))).param("root", Long.toString(random.nextLong()));
+      case TREE_SEGMENTS -> withIndexes(random, peer(random, internal(host(new RequestParts("POST",
+          TreeProtocol.SEGMENTS_PATH)))), HashTree.BRANCHES);
+      case TREE_KEYS -> withIndexes(random, peer(random, internal(host(new RequestParts("POST",
+          TreeProtocol.KEYS_PATH)))), RecordDigest.SEGMENTS);
+      case TREE_DONE -> peer(random, internal(host(new RequestParts("POST", TreeProtocol.DONE_PATH))))
+          .param("since", Long.toString(System.currentTimeMillis() - random.nextInt(60_000)));
       case JFR_START -> jfrStart(random);
       case JFR_LIST -> admin(get(AdminApi.PATH));
       case JFR_STOP -> scope(random, admin(host(new RequestParts("POST", AdminApi.PATH + "/stop")))
@@ -125,6 +136,22 @@ final class ValidRequests {
       }
     }
     return parts;
+  }
+
+  /**
+   * An anti-entropy request as another node sends it. The fuzzed node is alone in its topology,
+   * so every such request names a peer it does not know (400): what is fuzzed is the parsing.
+   */
+  private static RequestParts peer(Random random, RequestParts parts) {
+    return parts.param("peer", "http://127.0.0." + (1 + random.nextInt(3)) + ":" + (8080 + random.nextInt(3)));
+  }
+
+  private static RequestParts withIndexes(Random random, RequestParts post, int bound) {
+    int[] indexes = new int[1 + random.nextInt(16)];
+    for (int i = 0; i < indexes.length; i++) {
+      indexes[i] = random.nextInt(bound);
+    }
+    return withBody(random, post, TreeProtocol.encodeIndexes(indexes).getBytes());
   }
 
   private static RequestParts scope(Random random, RequestParts parts) {
