@@ -68,12 +68,15 @@ public final class AntiEntropy {
     }
   }
 
-  /** Starts an exchange with every live peer this node initiates with and is not exchanging with yet. */
+  /**
+   * Starts an exchange with every live peer this node initiates with and is not exchanging with
+   * yet; completes when they end. A failed exchange is logged and counted here, not failed again.
+   */
   public Future<?> exchangeDue() {
     List<Future<?>> running = new ArrayList<>();
     progress.forEach((peer, state) -> {
       if (state.initiator && !state.exchanging && liveNodes.isAlive(peer)) {
-        running.add(exchange(peer, state));
+        running.add(exchange(peer, state).otherwiseEmpty());
       }
     });
     return Future.join(running);
