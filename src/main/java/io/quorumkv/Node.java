@@ -61,6 +61,7 @@ public final class Node {
   private static final System.Logger LOG = System.getLogger(Node.class.getName());
   private static final long STOP_MARGIN_MS = 5_000;
   private static final long SETTLE_MARGIN_MS = 1_000;
+  private static final long SLOW_TREE_BUILD_MS = 1_000;
 
   private final NodeConfig config;
   private final Vertx vertx;
@@ -185,8 +186,10 @@ public final class Node {
         }
         PeerTrees trees = new PeerTrees(config.url(), config.cluster());
         index.forEach(trees::add);
-        LOG.log(System.Logger.Level.INFO, "anti-entropy trees built in "
-            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+        long builtMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        // Worth a line only when it slows the start down noticeably (a large store).
+        LOG.log(builtMs >= SLOW_TREE_BUILD_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+            "anti-entropy trees built in " + builtMs + " ms");
         RocksStore records = new RocksStore(database, wallClock);
         records.onChange(trees);
         return new OpenedStorage(database, storeLayer.apply(records), new RocksHintStore(database),
