@@ -90,8 +90,4 @@ public final class PeerTrees implements RecordChangeListener {
   public List<NodeUrl> peers() {
     return peers;
   }
-
-  public NodeUrl self() {
-    return self;
-  }
 }
