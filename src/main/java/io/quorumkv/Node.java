@@ -20,6 +20,7 @@ import io.quorumkv.http.ApiRouter;
 import io.quorumkv.http.HttpVerticle;
 import io.quorumkv.http.RouteMount;
 import io.quorumkv.replication.InFlightWrites;
+import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.GroupedStorage;
 import io.quorumkv.storage.PurgeSweep;
@@ -262,7 +263,7 @@ public final class Node {
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
     List<RouteMount> mounts = List.of(metrics, admin);
     ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
-        readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy);
+        readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx));
     metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);
     warnAboutResurrection();
     DeploymentOptions storageOptions = new DeploymentOptions()

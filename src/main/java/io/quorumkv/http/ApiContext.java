@@ -7,6 +7,7 @@ import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.replication.InFlightWrites;
+import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicationObserver;
 import io.quorumkv.storage.StorageService;
@@ -21,10 +22,11 @@ import java.util.List;
  * @param mounts      routes of other parts of the node (admin, metrics)
  * @param trees       answers other nodes' anti-entropy exchanges
  * @param antiEntropy the exchanges this node starts, for their state
+ * @param keyLocks    serialize the conditional writes this node runs as a key's first replica
  */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, Rendezvous placement,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
                          List<RouteMount> mounts, InstantSource wallClock, TreeService trees,
-                         AntiEntropy antiEntropy) {
+                         AntiEntropy antiEntropy, KeyLocks keyLocks) {
 }

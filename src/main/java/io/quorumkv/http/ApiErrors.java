@@ -1,6 +1,8 @@
 package io.quorumkv.http;
 
+import io.quorumkv.replication.ConditionFailedException;
 import io.quorumkv.replication.InvalidQuorumException;
+import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.NotEnoughReplicasException;
 import io.quorumkv.replication.WriteSupersededException;
 import io.quorumkv.storage.StorageException;
@@ -35,6 +37,12 @@ public final class ApiErrors {
         .end(shortLine(message) + "\n");
   }
 
+  /** Answers 504 Not Enough Replicas (SPEC's name for it, not "Gateway Timeout"). */
+  static void sendNotEnoughReplicas(RoutingContext ctx, String message) {
+    ctx.response().setStatusMessage(NOT_ENOUGH_REPLICAS);
+    send(ctx, 504, message);
+  }
+
   /** Answers 405 with an {@code Allow} header naming the methods the path takes. */
   public static Handler<RoutingContext> methodNotAllowed(String allowed) {
     return ctx -> {
@@ -62,8 +70,15 @@ public final class ApiErrors {
     if (failure instanceof BadRequestException || failure instanceof InvalidQuorumException) {
       send(ctx, 400, failure.getMessage());
     } else if (failure instanceof NotEnoughReplicasException) {
-      ctx.response().setStatusMessage(NOT_ENOUGH_REPLICAS); // SPEC's name for it, not "Gateway Timeout"
-      send(ctx, 504, "not enough replicas: " + failure.getMessage());
+      sendNotEnoughReplicas(ctx, "not enough replicas: " + failure.getMessage());
+    } else if (failure instanceof ConditionFailedException conditionFailed) {
+      if (conditionFailed.currentVersion() != null) {
+        ctx.response().putHeader(ApiHeaders.VERSION, Long.toString(conditionFailed.currentVersion()))
+            .putHeader(HttpHeaders.ETAG, Preconditions.entityTag(conditionFailed.currentVersion()));
+      }
+      send(ctx, 412, "precondition failed: " + failure.getMessage());
+    } else if (failure instanceof KeyLocks.LockWaitTimeoutException) {
+      send(ctx, 503, "busy: " + failure.getMessage());
     } else if (failure instanceof WriteSupersededException) {
       send(ctx, 503, "write not placed above newer versions: " + failure.getMessage());
     } else if (failure instanceof ClockException) {

@@ -2,6 +2,7 @@ package io.quorumkv.http;
 
 import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.ReplicaDirectory;
@@ -31,7 +32,14 @@ public final class ApiRouter {
     Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(),
         ReplicaDirectory.create(vertx, config, api.storage()), config.url(), api.hints(), api.readRepair(),
         api.replicationObserver(), api.inFlightWrites());
-    EntityHandler entity = new EntityHandler(coordinator, config.clusterSize(), api.wallClock());
+    long lockWaitMs = 2 * config.replicaTimeoutMs();
+    ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, api.keyLocks(), api.wallClock(),
+        lockWaitMs);
+    // The first replica's answer takes its lock wait, a quorum read and a write: one replica timeout each, and one more.
+    ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config.url(), config.clusterSecret(),
+        config.replicaTimeoutMs(), lockWaitMs + 3 * config.replicaTimeoutMs());
+    EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
+        config.clusterSize(), api.wallClock());
     RangeHandler range = new RangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
     ClusterHandler cluster = new ClusterHandler(config, api.liveNodes(), api.hints(), api.readRepair(), api.antiEntropy());
@@ -57,6 +65,10 @@ public final class ApiRouter {
     router.get(InternalProtocol.RECORD_PATH).handler(guarded(internal::read));
     router.put(InternalProtocol.RECORD_PATH).handler(bodyHandler(config)).handler(guarded(internal::write));
     router.route(InternalProtocol.RECORD_PATH).handler(ApiErrors.methodNotAllowed("GET, PUT"));
+    router.route(InternalProtocol.CONDITIONAL_PATH).handler(internal::authorize);
+    router.put(InternalProtocol.CONDITIONAL_PATH).handler(bodyHandler(config)).handler(guarded(entity::putForwarded));
+    router.delete(InternalProtocol.CONDITIONAL_PATH).handler(guarded(entity::deleteForwarded));
+    router.route(InternalProtocol.CONDITIONAL_PATH).handler(ApiErrors.methodNotAllowed("PUT, DELETE"));
     router.route(InternalProtocol.BATCH_PATH).handler(internal::authorize);
     router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
         .handler(guarded(internal::batch));

@@ -1,24 +1,41 @@
 package io.quorumkv.http;
 
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.Condition;
+import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.Quorum;
 import io.quorumkv.storage.Record;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.InstantSource;
+import java.util.function.LongPredicate;
 
-/** {@code GET}, {@code PUT} and {@code DELETE /v0/entity?id=ID[&ack=A&from=F][&ttl=MS]}. */
+/**
+ * {@code GET}, {@code PUT} and {@code DELETE /v0/entity?id=ID[&ack=A&from=F][&ttl=MS]}, with their
+ * conditional headers. A conditional write runs on the key's first live replica: this node when
+ * it is that replica or the request came {@linkplain #putForwarded forwarded}, else it is
+ * forwarded there.
+ */
 final class EntityHandler {
   private static final String TTL_EXPECTED = "a positive integer of milliseconds";
   private final Coordinator coordinator;
+  private final ConditionalWrites conditionalWrites;
+  private final ConditionalForwarder forwarder;
+  private final NodeUrl self;
   private final int clusterSize;
   private final InstantSource wallClock;
 
-  EntityHandler(Coordinator coordinator, int clusterSize, InstantSource wallClock) {
+  EntityHandler(Coordinator coordinator, ConditionalWrites conditionalWrites, ConditionalForwarder forwarder,
+                NodeUrl self, int clusterSize, InstantSource wallClock) {
     this.coordinator = coordinator;
+    this.conditionalWrites = conditionalWrites;
+    this.forwarder = forwarder;
+    this.self = self;
     this.clusterSize = clusterSize;
     this.wallClock = wallClock;
   }
@@ -27,6 +44,7 @@ final class EntityHandler {
     QueryParams params = QueryParams.of(ctx);
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
+    LongPredicate notModified = Preconditions.notModifiedOf(ctx.request().headers());
     coordinator.read(key, quorum).onComplete(read -> {
       if (read.failed()) {
         ApiErrors.fail(ctx, read.cause());
@@ -37,26 +55,83 @@ final class EntityHandler {
         ctx.response().setStatusCode(404).end();
         return;
       }
-      ctx.response()
-          .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
-          .putHeader(ApiHeaders.VERSION, Long.toString(record.version()))
-          .end(Buffer.buffer(record.value()));
+      HttpServerResponse response = withVersion(ctx.response(), record.version());
+      if (notModified != null && notModified.test(record.version())) {
+        response.setStatusCode(304).end();
+        return;
+      }
+      response.putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream").end(Buffer.buffer(record.value()));
     });
   }
 
   void put(RoutingContext ctx) {
+    put(ctx, false);
+  }
+
+  void delete(RoutingContext ctx) {
+    delete(ctx, false);
+  }
+
+  /** A conditional PUT another node sent here as the key's first live replica: run here, whatever this node sees. */
+  void putForwarded(RoutingContext ctx) {
+    put(ctx, true);
+  }
+
+  /** As {@link #putForwarded}, for a DELETE. */
+  void deleteForwarded(RoutingContext ctx) {
+    delete(ctx, true);
+  }
+
+  private void put(RoutingContext ctx, boolean forwarded) {
     QueryParams params = QueryParams.of(ctx);
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
     long expiresAt = expiryOf(params.optionalInteger("ttl", TTL_EXPECTED));
     byte[] value = RawBodyHandler.bodyOf(ctx);
-    answerWrite(ctx, coordinator.put(key, value, expiresAt, quorum), 201);
+    Condition condition = conditionOf(ctx, true, forwarded);
+    if (condition == null) {
+      answerWrite(ctx, coordinator.put(key, value, expiresAt, quorum), 201);
+    } else if (forwarded || !forward(ctx, key, quorum, value)) {
+      answerWrite(ctx, conditionalWrites.put(key, value, expiresAt, quorum, condition), 201);
+    }
   }
 
-  void delete(RoutingContext ctx) {
+  private void delete(RoutingContext ctx, boolean forwarded) {
     QueryParams params = QueryParams.of(ctx);
     byte[] key = params.requiredKey("id");
-    answerWrite(ctx, coordinator.delete(key, quorumOf(params)), 202);
+    Quorum quorum = quorumOf(params);
+    Condition condition = conditionOf(ctx, false, forwarded);
+    if (condition == null) {
+      answerWrite(ctx, coordinator.delete(key, quorum), 202);
+    } else if (forwarded || !forward(ctx, key, quorum, null)) {
+      answerWrite(ctx, conditionalWrites.delete(key, quorum, condition), 202);
+    }
+  }
+
+  private static Condition conditionOf(RoutingContext ctx, boolean isPut, boolean forwarded) {
+    Condition condition = Preconditions.ofWrite(ctx.request().headers(), isPut);
+    if (condition == null && forwarded) {
+      throw new BadRequestException("a forwarded write must be conditional");
+    }
+    return condition;
+  }
+
+  /**
+   * Sends the conditional write to the key's first live replica unless that is this node; false
+   * when it is this node's to run. Answers 504 when none of the key's replicas is alive.
+   */
+  private boolean forward(RoutingContext ctx, byte[] key, Quorum quorum, byte[] value) {
+    NodeUrl first = coordinator.firstLiveReplica(key, quorum.from());
+    if (first == null) {
+      ApiErrors.sendNotEnoughReplicas(ctx, "conditional write: none of the key's " + quorum.from()
+          + " replicas is alive");
+      return true;
+    }
+    if (first.equals(self)) {
+      return false;
+    }
+    forwarder.forward(ctx, first, value);
+    return true;
   }
 
   private static void answerWrite(RoutingContext ctx, Future<Long> write, int status) {
@@ -65,8 +140,13 @@ final class EntityHandler {
         ApiErrors.fail(ctx, done.cause());
         return;
       }
-      ctx.response().setStatusCode(status).putHeader(ApiHeaders.VERSION, Long.toString(done.result())).end();
+      withVersion(ctx.response(), done.result()).setStatusCode(status).end();
     });
+  }
+
+  private static HttpServerResponse withVersion(HttpServerResponse response, long version) {
+    return response.putHeader(ApiHeaders.VERSION, Long.toString(version))
+        .putHeader(HttpHeaders.ETAG, Preconditions.entityTag(version));
   }
 
   private Quorum quorumOf(QueryParams params) {

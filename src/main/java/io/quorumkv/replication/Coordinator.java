@@ -86,26 +86,63 @@ public final class Coordinator {
 
   /** Writes the value; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> put(byte[] key, byte[] value, long expiresAt, Quorum quorum) {
-    return write(key, version -> Record.live(version, value, expiresAt, quorum.from()), quorum, 1)
-        .andThen(this::countQuorumFailure);
+    return putWithin(key, value, expiresAt, quorum, MAX_WRITE_ATTEMPTS);
   }
 
   /** Writes a tombstone; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> delete(byte[] key, Quorum quorum) {
-    return write(key, version -> Record.tombstone(version, quorum.from()), quorum, 1).andThen(this::countQuorumFailure);
+    return deleteWithin(key, quorum, MAX_WRITE_ATTEMPTS);
+  }
+
+  /**
+   * {@link #put} in a single attempt: fails with {@link WriteSupersededException} instead of going
+   * again above a newer record, for a write that must not land on a version it did not check.
+   */
+  public Future<Long> putOnce(byte[] key, byte[] value, long expiresAt, Quorum quorum) {
+    return putWithin(key, value, expiresAt, quorum, 1);
+  }
+
+  /** {@link #delete} in a single attempt, as {@link #putOnce}. */
+  public Future<Long> deleteOnce(byte[] key, Quorum quorum) {
+    return deleteWithin(key, quorum, 1);
+  }
+
+  /**
+   * The first node of the key's {@code from} replicas that membership sees alive, null when none
+   * is: the node that serializes the key's conditional writes.
+   */
+  public NodeUrl firstLiveReplica(byte[] key, int from) {
+    for (NodeUrl node : placement.replicasFor(key, from)) {
+      if (liveNodes.isAlive(node)) {
+        return node;
+      }
+    }
+    return null;
+  }
+
+  private Future<Long> putWithin(byte[] key, byte[] value, long expiresAt, Quorum quorum, int maxAttempts) {
+    return write(key, version -> Record.live(version, value, expiresAt, quorum.from()), quorum, 1, maxAttempts)
+        .andThen(this::countQuorumFailure);
+  }
+
+  private Future<Long> deleteWithin(byte[] key, Quorum quorum, int maxAttempts) {
+    return write(key, version -> Record.tombstone(version, quorum.from()), quorum, 1, maxAttempts)
+        .andThen(this::countQuorumFailure);
   }
 
   /**
    * One attempt of a write at a fresh version. When replicas refuse it for holding a newer
    * record (a coordinator with a clock behind theirs), the clock moves past that record and the
-   * write goes again above it, up to {@link #MAX_WRITE_ATTEMPTS} times: a write is acknowledged
+   * write goes again above it, up to {@code maxAttempts} times: a write is acknowledged
    * only as the freshest version of {@code ack} replicas.
    */
-  private Future<Long> write(byte[] key, LongFunction<Record> recordAt, Quorum quorum, int attempt) {
-    return clock.issue().compose(version -> writeAt(key, recordAt, recordAt.apply(version), quorum, attempt));
+  private Future<Long> write(byte[] key, LongFunction<Record> recordAt, Quorum quorum, int attempt, int maxAttempts) {
+    return clock.issue()
+        .compose(version -> writeAt(key, recordAt, recordAt.apply(version), quorum, attempt, maxAttempts));
   }
 
-  private Future<Long> writeAt(byte[] key, LongFunction<Record> recordAt, Record record, Quorum quorum, int attempt) {
+  private Future<Long> writeAt(byte[] key, LongFunction<Record> recordAt, Record record, Quorum quorum, int attempt,
+                               int maxAttempts) {
     WriteQuorumCollector collector = new WriteQuorumCollector(quorum);
     for (NodeUrl node : placement.replicasFor(key, quorum.from())) {
       Future<WriteAnswer> written = call(node, replica -> replica.write(key, record));
@@ -117,10 +154,10 @@ public final class Coordinator {
       collector.track(node, written);
     }
     return collector.outcome().map(record.version()).recover(failure -> {
-      if (failure instanceof WriteSupersededException superseded && attempt < MAX_WRITE_ATTEMPTS) {
+      if (failure instanceof WriteSupersededException superseded && attempt < maxAttempts) {
         observer.writeSuperseded();
         clock.observe(superseded.keptVersion());
-        return write(key, recordAt, quorum, attempt + 1);
+        return write(key, recordAt, quorum, attempt + 1, maxAttempts);
       }
       return Future.failedFuture(failure);
     });

@@ -15,6 +15,11 @@ package io.quorumkv.replication;
 public final class InternalProtocol {
   public static final String RECORD_PATH = "/internal/v0/record";
   public static final String BATCH_PATH = "/internal/v0/records";
+  /**
+   * A conditional {@code PUT} or {@code DELETE} a coordinator sends to the key's first live
+   * replica, with the client's query and conditional headers; it runs there, never sent on.
+   */
+  public static final String CONDITIONAL_PATH = "/internal/v0/conditional";
   public static final String SECRET = "X-QKV-Cluster-Secret";
   public static final int MAX_BATCH_OPERATIONS = 64;
 

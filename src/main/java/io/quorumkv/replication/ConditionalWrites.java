@@ -1,0 +1,53 @@
+package io.quorumkv.replication;
+
+import io.vertx.core.Future;
+
+import java.time.InstantSource;
+import java.util.function.Supplier;
+
+/**
+ * Compare-and-set, run on the key's first live replica: under the key's node-wide lock, reads
+ * the freshest record at the request's quorum, checks the condition, and writes in one attempt
+ * at a version above the one read (the read moved this node's clock past it). A replica holding
+ * a version newer still (an unconditional write meanwhile) makes the write fail as a 412: it
+ * is never placed above a version it did not check. As long as every conditional write on a key
+ * goes through this node and read and write quorums overlap, two writes expecting the same
+ * version cannot both succeed.
+ */
+public final class ConditionalWrites {
+  private final Coordinator coordinator;
+  private final KeyLocks locks;
+  private final InstantSource wallClock;
+  private final long maxLockWaitMs;
+
+  /** @param maxLockWaitMs how long a write may wait for the key's earlier conditional writes */
+  public ConditionalWrites(Coordinator coordinator, KeyLocks locks, InstantSource wallClock, long maxLockWaitMs) {
+    this.coordinator = coordinator;
+    this.locks = locks;
+    this.wallClock = wallClock;
+    this.maxLockWaitMs = maxLockWaitMs;
+  }
+
+  public Future<Long> put(byte[] key, byte[] value, long expiresAt, Quorum quorum, Condition condition) {
+    return whenHolds(key, quorum, condition, () -> coordinator.putOnce(key, value, expiresAt, quorum));
+  }
+
+  public Future<Long> delete(byte[] key, Quorum quorum, Condition condition) {
+    return whenHolds(key, quorum, condition, () -> coordinator.deleteOnce(key, quorum));
+  }
+
+  private Future<Long> whenHolds(byte[] key, Quorum quorum, Condition condition, Supplier<Future<Long>> write) {
+    return locks.withLock(key, maxLockWaitMs, () -> coordinator.read(key, quorum).compose(freshest -> {
+      long now = wallClock.millis();
+      if (!condition.holds(freshest, now)) {
+        Long current = Condition.liveVersion(freshest, now);
+        return Future.failedFuture(new ConditionFailedException(current,
+            current == null ? "the key is absent" : "the key's freshest version is " + current));
+      }
+      return write.get().recover(failure -> Future.failedFuture(failure instanceof WriteSupersededException superseded
+          ? new ConditionFailedException(superseded.keptVersion(),
+              "a newer version " + superseded.keptVersion() + " was written meanwhile")
+          : failure));
+    }));
+  }
+}
