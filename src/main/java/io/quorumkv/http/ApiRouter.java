@@ -2,9 +2,11 @@ package io.quorumkv.http;
 
 import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.replication.Replica;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -13,6 +15,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
+import java.util.Map;
 
 /** The public HTTP API (docs/api.md): routes, and the 400/405/413 answers around them. */
 public final class ApiRouter {
@@ -29,12 +32,12 @@ public final class ApiRouter {
   /** The router of one HTTP verticle; call on its event loop (its replica clients stay there). */
   public static Router create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
-    Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(),
-        ReplicaDirectory.create(vertx, config, api.storage()), config.url(), api.hints(), api.readRepair(),
-        api.replicationObserver(), api.inFlightWrites());
+    Map<NodeUrl, Replica> replicas = ReplicaDirectory.create(vertx, config, api.storage());
+    Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(), replicas, config.url(),
+        api.hints(), api.readRepair(), api.replicationObserver(), api.inFlightWrites());
     long lockWaitMs = 2 * config.replicaTimeoutMs();
-    ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, api.keyLocks(), api.wallClock(),
-        lockWaitMs);
+    ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()),
+        api.keyLocks(), api.wallClock(), lockWaitMs);
     // The first replica's answer takes its lock wait, a quorum read and a write: one replica timeout each, and one more.
     ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config.url(), config.clusterSecret(),
         config.replicaTimeoutMs(), lockWaitMs + 3 * config.replicaTimeoutMs());

@@ -11,6 +11,15 @@ public sealed interface Condition {
   /** Whether the freshest record read (null when no replica had one) lets the write go. */
   boolean holds(Record freshest, long nowMillis);
 
+  /**
+   * Whether a record this node holds already rules the write out, whatever the quorum would read:
+   * true only for a version match when the record is newer than the version expected, as a key's
+   * versions only grow.
+   */
+  default boolean ruledOutBy(Record held) {
+    return false;
+  }
+
   static Condition versionIs(long version) {
     return new VersionIs(version);
   }
@@ -33,6 +42,11 @@ public sealed interface Condition {
     public boolean holds(Record freshest, long nowMillis) {
       Long live = liveVersion(freshest, nowMillis);
       return live != null && live == version;
+    }
+
+    @Override
+    public boolean ruledOutBy(Record held) {
+      return held != null && held.version() > version;
     }
   }
 

@@ -10,19 +10,23 @@ import java.util.function.Supplier;
  * the freshest record at the request's quorum, checks the condition, and writes in one attempt
  * at a version above the one read (the read moved this node's clock past it). A replica holding
  * a version newer still (an unconditional write meanwhile) makes the write fail as a 412: it
- * is never placed above a version it did not check. As long as every conditional write on a key
+ * is never placed above a version it did not check. A write expecting a version older than this
+ * node's own copy fails at once, without the lock or a quorum read. As long as every conditional write on a key
  * goes through this node and read and write quorums overlap, two writes expecting the same
  * version cannot both succeed.
  */
 public final class ConditionalWrites {
   private final Coordinator coordinator;
+  private final Replica local;
   private final KeyLocks locks;
   private final InstantSource wallClock;
   private final long maxLockWaitMs;
 
   /** @param maxLockWaitMs how long a write may wait for the key's earlier conditional writes */
-  public ConditionalWrites(Coordinator coordinator, KeyLocks locks, InstantSource wallClock, long maxLockWaitMs) {
+  public ConditionalWrites(Coordinator coordinator, Replica local, KeyLocks locks, InstantSource wallClock,
+                           long maxLockWaitMs) {
     this.coordinator = coordinator;
+    this.local = local;
     this.locks = locks;
     this.wallClock = wallClock;
     this.maxLockWaitMs = maxLockWaitMs;
@@ -37,6 +41,18 @@ public final class ConditionalWrites {
   }
 
   private Future<Long> whenHolds(byte[] key, Quorum quorum, Condition condition, Supplier<Future<Long>> write) {
+    return local.read(key).compose(held -> {
+      if (condition.ruledOutBy(held)) {
+        Long current = Condition.liveVersion(held, wallClock.millis());
+        return Future.failedFuture(new ConditionFailedException(current, "a newer version " + held.version()
+            + " exists"));
+      }
+      return checkedUnderLock(key, quorum, condition, write);
+    });
+  }
+
+  private Future<Long> checkedUnderLock(byte[] key, Quorum quorum, Condition condition,
+                                        Supplier<Future<Long>> write) {
     return locks.withLock(key, maxLockWaitMs, () -> coordinator.read(key, quorum).compose(freshest -> {
       long now = wallClock.millis();
       if (!condition.holds(freshest, now)) {

@@ -210,6 +210,11 @@ public final class ProcessCluster implements AutoCloseable {
     return nodes[node].pid();
   }
 
+  /** SIGTERM: the node finishes the requests it has in flight, then exits. */
+  public void stop(int node) throws InterruptedException {
+    nodes[node].terminate();
+  }
+
   /** {@code kill -9}: no shutdown hook, no flush. */
   public void kill(int node) throws InterruptedException {
     nodes[node].kill();
