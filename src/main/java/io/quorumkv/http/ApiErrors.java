@@ -74,7 +74,7 @@ public final class ApiErrors {
     } else if (failure instanceof ConditionFailedException conditionFailed) {
       if (conditionFailed.currentVersion() != null) {
         ctx.response().putHeader(ApiHeaders.VERSION, Long.toString(conditionFailed.currentVersion()))
-            .putHeader(HttpHeaders.ETAG, Preconditions.entityTag(conditionFailed.currentVersion()));
+            .putHeader(ApiHeaders.ETAG, Preconditions.entityTag(conditionFailed.currentVersion()));
       }
       send(ctx, 412, "precondition failed: " + failure.getMessage());
     } else if (failure instanceof KeyLocks.LockWaitTimeoutException) {

@@ -19,7 +19,7 @@ import io.vertx.ext.web.client.WebClientOptions;
  */
 final class ConditionalForwarder {
   private static final String[] RELAYED_HEADERS = {
-      ApiHeaders.VERSION, HttpHeaders.ETAG.toString(), HttpHeaders.CONTENT_TYPE.toString()};
+      ApiHeaders.VERSION, ApiHeaders.ETAG, HttpHeaders.CONTENT_TYPE.toString()};
 
   private final WebClient client;
   private final String secret;

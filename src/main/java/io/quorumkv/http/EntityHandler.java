@@ -146,7 +146,7 @@ final class EntityHandler {
 
   private static HttpServerResponse withVersion(HttpServerResponse response, long version) {
     return response.putHeader(ApiHeaders.VERSION, Long.toString(version))
-        .putHeader(HttpHeaders.ETAG, Preconditions.entityTag(version));
+        .putHeader(ApiHeaders.ETAG, Preconditions.entityTag(version));
   }
 
   private Quorum quorumOf(QueryParams params) {
