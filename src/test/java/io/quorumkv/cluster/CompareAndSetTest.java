@@ -1,6 +1,7 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +54,7 @@ class CompareAndSetTest {
       Counted allUp = incrementConcurrently(cluster, "counter-all-up", INCREMENTS, () -> { });
       allUp.assertNoUpdateLost(cluster);
       assertEquals(0, allUp.unknownOutcomes.get(), "with every node up every write has a known outcome");
+      conditionalWritesThroughOtherNodesAreForwardedAndAnsweredAsIs(cluster);
 
       int lastReplica = replicasOf(cluster, "counter-one-stopped").get(2);
       Counted oneStopped = incrementConcurrently(cluster, "counter-one-stopped", INCREMENTS, () -> stop(cluster, lastReplica));
@@ -64,6 +66,26 @@ class CompareAndSetTest {
           () -> kill(cluster, firstReplica));
       firstKilled.assertNoUpdateLost(cluster);
     }
+  }
+
+  /** A DELETE and PUT sent to nodes that are not the key's first replica, and a 412 relayed with its version. */
+  private static void conditionalWritesThroughOtherNodesAreForwardedAndAnsweredAsIs(ProcessCluster cluster) {
+    String key = "forwarded";
+    List<Integer> replicas = replicasOf(cluster, key);
+    Http second = cluster.http(replicas.get(1));
+    Http third = cluster.http(replicas.get(2));
+    HttpResponse<byte[]> created = second.send("PUT", "/v0/entity?id=" + key, HttpRequest.BodyPublishers.ofString("v1"),
+        "If-None-Match", "*");
+    assertEquals(201, created.statusCode(), Http.text(created));
+    String tag = created.headers().firstValue("ETag").orElseThrow();
+    HttpResponse<byte[]> refused = third.send("PUT", "/v0/entity?id=" + key, HttpRequest.BodyPublishers.ofString("v2"),
+        "If-None-Match", "*");
+    assertEquals(412, refused.statusCode());
+    assertEquals(tag, refused.headers().firstValue("ETag").orElseThrow(), "the 412 names the current version");
+    HttpResponse<byte[]> deleted = third.send("DELETE", "/v0/entity?id=" + key, HttpRequest.BodyPublishers.noBody(),
+        "If-Match", tag);
+    assertEquals(202, deleted.statusCode(), Http.text(deleted));
+    assertEquals(404, second.get("/v0/entity?id=" + key).statusCode());
   }
 
   /** The key's replicas in rendezvous order, as node indexes. */
