@@ -173,10 +173,10 @@
       latencySeries.push({ label: op.label + ' p99', stroke: op.color, width: 1.5, dash: [6, 4], points });
     }
     rateChart = new uPlot(Object.assign(chartSize($('rate-chart')), {
-      series: rateSeries, axes: axes('req/s'), scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+      series: rateSeries, axes: axes('req/s'), legend: { live: false }, scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
     }), [[]].concat(OPERATIONS.map(() => [])), $('rate-chart'));
     latencyChart = new uPlot(Object.assign(chartSize($('latency-chart')), {
-      series: latencySeries, axes: axes('ms'), scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+      series: latencySeries, axes: axes('ms'), legend: { live: false }, scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
     }), [[]].concat(OPERATIONS.flatMap(() => [[], []])), $('latency-chart'));
     window.addEventListener('resize', () => {
       rateChart.setSize(chartSize($('rate-chart')));
