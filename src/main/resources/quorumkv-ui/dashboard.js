@@ -244,7 +244,8 @@
     const hitRate = (h, m) => (h + m > 0 ? h / (h + m) : null);
     const recent = base ? hitRate(hits - base.totals.quorumkv_rocksdb_block_cache_hits_total,
       misses - base.totals.quorumkv_rocksdb_block_cache_misses_total) : null;
-    $('block-cache-hit-rate').textContent = fmtPercent(recent) + ' / ' + fmtPercent(hitRate(hits, misses));
+    $('block-cache-hit-rate').textContent = hits + misses > 0 ? fmtPercent(recent) + ' / ' + fmtPercent(hitRate(hits, misses))
+      : 'no block reads yet (reads served from memtables)';
     $('block-cache-usage').textContent = fmtBytes(t.quorumkv_rocksdb_block_cache_usage_bytes) + ' / '
       + fmtBytes(t.quorumkv_rocksdb_block_cache_capacity_bytes);
     $('memtable-size').textContent = fmtBytes(t.quorumkv_rocksdb_cur_size_all_mem_tables);
