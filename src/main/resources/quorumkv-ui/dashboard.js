@@ -9,6 +9,8 @@
   const WINDOW_MS = 5 * 60 * 1000;
   /** Each chart point (and each "now" figure) is measured over this much time before it. */
   const SMOOTH_MS = 10 * 1000;
+  /** The table's p50 and p99 are over this much time. */
+  const PERCENTILE_WINDOW_MS = 60 * 1000;
   const TOKEN_KEY = 'quorumkv.adminToken';
   const OPERATIONS = [
     { key: 'GET /v0/entity', label: 'GET entity', color: '#1f6fb4' },
@@ -184,12 +186,16 @@
     });
   }
 
-  /** The latest scrape at least SMOOTH_MS before history[i] (or the oldest one), null for the first. */
-  function baseOf(i) {
-    if (i === 0) return null;
+  /** The latest scrape at least ms before history[i] (or the oldest one), null for the first. */
+  function scrapeBefore(i, ms) {
+    if (i <= 0) return null;
     let j = i - 1;
-    while (j > 0 && history[i].time - history[j].time < SMOOTH_MS) j--;
+    while (j > 0 && history[i].time - history[j].time < ms) j--;
     return history[j];
+  }
+
+  function baseOf(i) {
+    return scrapeBefore(i, SMOOTH_MS);
   }
 
   function drawCharts() {
@@ -271,7 +277,7 @@
     history.push(snapshot);
     while (history.length > 1 && snapshot.time - history[0].time > WINDOW_MS) history.shift();
     const base = baseOf(history.length - 1);
-    renderOperations(snapshot, base, history.length > 1 ? history[Math.max(0, history.length - 31)] : null);
+    renderOperations(snapshot, base, scrapeBefore(history.length - 1, PERCENTILE_WINDOW_MS));
     renderRocksDb(snapshot, base);
     renderNotEnoughReplicas(snapshot, base);
     drawCharts();
@@ -356,6 +362,7 @@
 
   function setAdminDisabled(reason) {
     adminDisabledReason = reason;
+    $('token-state').textContent = adminToken ? 'a token is in use' : '';
     $('jfr-start').disabled = reason !== null;
     $('jfr-start').title = reason || '';
     $('admin-reason').textContent = reason ? 'Start and stop are disabled: ' + reason : '';
