@@ -32,6 +32,7 @@ import io.quorumkv.storage.StorageService;
 import io.quorumkv.storage.StorageVerticle;
 import io.quorumkv.storage.Store;
 import io.quorumkv.storage.WorkerContextExecutor;
+import io.quorumkv.ui.Dashboard;
 import io.quorumkv.versioning.ClockLease;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Context;
@@ -261,7 +262,7 @@ public final class Node {
         wallClock);
     AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
-    List<RouteMount> mounts = List.of(metrics, admin);
+    List<RouteMount> mounts = List.of(metrics, admin, new Dashboard(config.adminToken() != null));
     ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
         readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx));
     metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);

@@ -3,10 +3,12 @@ package io.quorumkv.admin;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quorumkv.antientropy.AntiEntropy;
@@ -30,6 +32,7 @@ import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
@@ -52,6 +55,11 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   static final Set<String> STANDARD_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
       "TRACE", "PATCH");
   static final String OTHER_METHOD = "OTHER";
+  /** Vert.x's timer of HTTP server requests, {@code vertx_http_server_response_time_seconds} in Prometheus. */
+  static final String HTTP_SERVER_TIME = "vertx.http.server.response.time";
+  /** Latency range the HTTP server histogram resolves: loopback requests take well under a millisecond. */
+  private static final Duration FASTEST_REQUEST = Duration.ofNanos(100_000);
+  private static final Duration SLOWEST_REQUEST = Duration.ofSeconds(30);
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Long> engineSnapshot = new ConcurrentHashMap<>();
@@ -65,6 +73,20 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     // makes up would add series for good, and every scrape (on an event loop) would grow with them.
     registry.config().meterFilter(MeterFilter.replaceTagValues(Label.HTTP_METHOD.toString(),
         method -> STANDARD_METHODS.contains(method) ? method : OTHER_METHOD));
+    // Histogram buckets for request latency, so that percentiles over any window (the dashboard's
+    // p50 and p99 of the last minutes) follow from two scrapes.
+    registry.config().meterFilter(new MeterFilter() {
+      @Override
+      public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+        if (id.getType() != Meter.Type.TIMER || !id.getName().equals(HTTP_SERVER_TIME)) {
+          return config;
+        }
+        return DistributionStatisticConfig.builder().percentilesHistogram(true)
+            .minimumExpectedValue((double) FASTEST_REQUEST.toNanos())
+            .maximumExpectedValue((double) SLOWEST_REQUEST.toNanos())
+            .build().merge(config);
+      }
+    });
     // Heap and non-heap use by memory pool (jvm_memory_used_bytes and friends): gauges only, no listeners to close.
     new JvmMemoryMetrics().bindTo(registry);
     notEnoughReplicas = Counter.builder("quorumkv_not_enough_replicas")

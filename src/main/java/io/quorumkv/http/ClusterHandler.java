@@ -14,10 +14,13 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code GET /v0/cluster}: every node of the topology and whether membership sees it alive,
- * with this node's hinted handoff, read repair and anti-entropy state.
+ * {@code GET /v0/cluster}: every node of the topology, its state and whether membership sees it
+ * alive, with this node's hinted handoff, read repair and anti-entropy state.
  */
 final class ClusterHandler {
+  /** A node's place in the topology; every node is a full member until nodes can join and leave. */
+  private static final String NORMAL = "normal";
+
   private final NodeConfig config;
   private final LiveNodes liveNodes;
   private final HintedHandoff hints;
@@ -36,7 +39,8 @@ final class ClusterHandler {
   void handle(RoutingContext ctx) {
     JsonArray nodes = new JsonArray();
     for (NodeUrl node : config.cluster()) {
-      nodes.add(new JsonObject().put("url", node.toString()).put("alive", liveNodes.isAlive(node))
+      nodes.add(new JsonObject().put("url", node.toString()).put("state", NORMAL)
+          .put("alive", liveNodes.isAlive(node))
           .put("self", node.equals(config.url())));
     }
     ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")

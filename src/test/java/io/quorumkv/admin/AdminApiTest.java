@@ -172,6 +172,9 @@ class AdminApiTest {
         "vertx_http_server_requests_total{code=\"201\",method=\"PUT\",route=\"/v0/entity\"}",
         "vertx_http_server_requests_total{code=\"404\",method=\"GET\",route=\"/v0/entity\"}",
         "vertx_http_server_response_time_seconds",
+        // Buckets, from which the dashboard takes p50 and p99 over a window.
+        "vertx_http_server_response_time_seconds_bucket{code=\"201\",method=\"PUT\",route=\"/v0/entity\",le=\"1.0E-4\"}",
+        "vertx_http_server_response_time_seconds_bucket{code=\"201\",method=\"PUT\",route=\"/v0/entity\",le=\"+Inf\"}",
         "quorumkv_storage_seconds_count{op=\"get\"}",
         "quorumkv_storage_seconds_count{op=\"apply\"}",
         "quorumkv_replica_calls_total{outcome=\"ok\"}",
