@@ -26,6 +26,12 @@ public final class ClusterRange {
   public static final long IDLE_TIMEOUT_MS = 30_000;
   /** Ranges in progress at once through one event loop to one node; more wait for a connection. */
   private static final int MAX_CONNECTIONS_PER_NODE = 16;
+  /**
+   * The kernel's receive buffer of a range connection. Fixed (Linux then stops auto-tuning it,
+   * which may grow it to tens of MB) so that a paused source holds little more than its batch,
+   * in the kernel as in the heap; a MB still covers a LAN's bandwidth-delay product many times.
+   */
+  private static final int RECEIVE_BUFFER_BYTES = 1 << 20;
   /** A record frame's largest payload beyond its value: its key (bounded by the request line) and fixed fields. */
   private static final int FRAME_OVERHEAD_BYTES = 64 * 1024;
 
@@ -40,7 +46,7 @@ public final class ClusterRange {
     this.liveNodes = liveNodes;
     this.storage = storage;
     this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-            .setConnectTimeout((int) OPEN_TIMEOUT_MS)
+            .setConnectTimeout((int) OPEN_TIMEOUT_MS).setReceiveBufferSize(RECEIVE_BUFFER_BYTES)
             // From the node's own address, so traffic between two nodes on one host tells who sent it.
             .setLocalAddress(config.url().host()),
         new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_NODE));
