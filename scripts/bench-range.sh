@@ -28,7 +28,8 @@ prepare_run python3 curl
 ports=("$BASE_PORT" $((BASE_PORT + 1)) $((BASE_PORT + 2)))
 urls=("${ports[@]/#/http://127.0.0.1:}")
 
-start_cluster "$work" "$HZ_PORT" "" "${ports[@]}"
+# A generous replica timeout: the fill must not fail on a machine busy with other work.
+start_cluster "$work" "$HZ_PORT" "\"replicaTimeoutMs\": 10000" "${ports[@]}"
 deadline=$((SECONDS + 120))
 for url in "${urls[@]}"; do
   until [ "$(json_at "$url/v0/cluster" 'all(n["alive"] for n in j["nodes"])' 2> /dev/null)" = True ]; do
