@@ -74,8 +74,7 @@ final class RemoteRangeSource implements RangeSource {
       if (sent.failed()) {
         fail(describe(sent.cause()));
       } else if (sent.result().statusCode() != 200) {
-        fail("answered " + sent.result().statusCode());
-        request.reset();
+        fail("answered " + sent.result().statusCode()); // the merge closes this source, dropping the connection
       } else {
         read(sent.result());
       }
@@ -103,7 +102,6 @@ final class RemoteRangeSource implements RangeSource {
         take(frame);
       } catch (IllegalArgumentException | IndexOutOfBoundsException malformed) {
         fail("malformed stream after " + received + " records: " + malformed.getMessage());
-        request.reset();
       }
     });
   }
