@@ -55,11 +55,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * share), keys with copies on every node that one replica then overwrote, deleted or let
  * expire, a range several times a node's heap read slowly, and nodes killed before and during a
  * range. Anti-entropy is off (an hour's interval), so stale copies stay stale and only the merge
- * can pick the freshest version.
+ * can pick the freshest version. A cluster secret is set, so the nodes' range streams carry it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterRangeTest {
   private static final int KEYS = 100_000;
+  /** Set, so that the nodes' range streams must carry it. */
+  private static final String SECRET = "range-test-secret";
   private static final int SHARED_KEYS = 3_000;
   private static final long TTL_MS = 1_500;
   private static final String HEAP = "64m";
@@ -85,6 +87,7 @@ class ClusterRangeTest {
     random = new Random(seed);
     JsonObject conf = new JsonObject()
         .put("replicaTimeoutMs", 10_000)
+        .put("clusterSecret", SECRET)
         .put("antiEntropy", new JsonObject().put("intervalMs", 3_600_000));
     cluster = ProcessCluster.start(new ProcessCluster.Options(3).conf(conf)
         .jvmOptions("-Xms" + HEAP, "-Xmx" + HEAP).startTimeout(Duration.ofSeconds(150)), dir);
@@ -184,8 +187,10 @@ class ClusterRangeTest {
 
   @Test
   @Order(2)
-  void scopeNodeIsTheDefaultAndAnyOtherScopeIs400() throws Exception {
+  void scopeNodeIsTheDefaultAnyOtherScopeIs400AndTheInternalStreamNeedsTheSecret() throws Exception {
     requireAllRunning();
+    HttpResponse<byte[]> unauthorized = cluster.http(1).get("/internal/v0/range?start=r-");
+    assertEquals(403, unauthorized.statusCode(), Http.text(unauthorized));
     String range = "start=" + encode("r-00010") + "&end=" + encode("r-00020");
     assertEquals(rangeChunks(0, range), rangeChunks(0, range + "&scope=node"));
     for (String scope : List.of("", "nodes", "CLUSTER", "all")) {
