@@ -3,6 +3,8 @@ package io.quorumkv.http;
 import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.range.ClusterRange;
+import io.quorumkv.range.RangeProtocol;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.InternalProtocol;
@@ -43,7 +45,9 @@ public final class ApiRouter {
         config.replicaTimeoutMs(), lockWaitMs + 3 * config.replicaTimeoutMs());
     EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
         config.clusterSize(), api.wallClock());
-    RangeHandler range = new RangeHandler(api.storage());
+    RangeHandler range = new RangeHandler(vertx, api.storage(),
+        new ClusterRange(vertx, config, api.liveNodes(), api.storage()), api.wallClock());
+    InternalRangeHandler internalRange = new InternalRangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
     ClusterHandler cluster = new ClusterHandler(config, api.liveNodes(), api.hints(), api.readRepair(), api.antiEntropy());
     Router router = Router.router(vertx);
@@ -76,6 +80,10 @@ public final class ApiRouter {
     router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
         .handler(guarded(internal::batch));
     router.route(InternalProtocol.BATCH_PATH).handler(ApiErrors.methodNotAllowed("POST"));
+
+    router.route(RangeProtocol.PATH).handler(internal::authorize);
+    router.get(RangeProtocol.PATH).handler(guarded(internalRange::handle));
+    router.route(RangeProtocol.PATH).handler(ApiErrors.methodNotAllowed("GET"));
 
     TreeHandler tree = new TreeHandler(api.trees());
     router.route(TreeProtocol.TREE_PATH).handler(internal::authorize);

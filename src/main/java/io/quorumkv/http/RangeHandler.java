@@ -1,37 +1,71 @@
 package io.quorumkv.http;
 
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.range.ClusterRange;
 import io.quorumkv.storage.StorageService;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
+import java.time.InstantSource;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 
-/** {@code GET /v0/entities?start=S[&end=E]}: this node's live records in {@code [S, E)}, streamed. */
+/**
+ * {@code GET /v0/entities?start=S[&end=E][&scope=node|cluster]}: the live records in {@code [S, E)},
+ * streamed; this node's own ({@code scope=node}, the default) or the whole cluster's, merged.
+ */
 final class RangeHandler {
+  private final Vertx vertx;
   private final StorageService storage;
+  private final ClusterRange cluster;
+  private final InstantSource wallClock;
 
-  RangeHandler(StorageService storage) {
+  RangeHandler(Vertx vertx, StorageService storage, ClusterRange cluster, InstantSource wallClock) {
+    this.vertx = vertx;
     this.storage = storage;
+    this.cluster = cluster;
+    this.wallClock = wallClock;
   }
 
   void handle(RoutingContext ctx) {
     QueryParams params = QueryParams.of(ctx);
     byte[] start = params.requiredKey("start");
     byte[] end = params.optionalKey("end");
+    String scope = params.optional("scope");
+    boolean wholeCluster = "cluster".equals(scope);
+    if (scope != null && !wholeCluster && !"node".equals(scope)) {
+      throw new BadRequestException("scope must be node or cluster, not '" + scope + "'");
+    }
     HttpServerResponse response = ctx.response()
         .setChunked(true)
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream");
     if (end != null && Arrays.compareUnsigned(start, end) >= 0) {
       response.end();
+    } else if (wholeCluster) {
+      clusterRange(ctx, start, end);
+    } else {
+      storage.openRange(start, end).onComplete(opened -> {
+        if (opened.failed()) {
+          ApiErrors.fail(ctx, opened.cause());
+        } else {
+          new RangeStream(storage, response, opened.result(), RangeFormat.liveChunks()).start();
+        }
+      });
+    }
+  }
+
+  private void clusterRange(RoutingContext ctx, byte[] start, byte[] end) {
+    List<NodeUrl> down = cluster.down();
+    if (!down.isEmpty()) {
+      ctx.response().setStatusMessage(ApiErrors.NOT_ENOUGH_REPLICAS);
+      ApiErrors.send(ctx, 504, "cluster range needs every node: " + (cluster.nodes() - down.size()) + " of "
+          + cluster.nodes() + " alive (down: " + down.stream().map(NodeUrl::toString).collect(Collectors.joining(", "))
+          + ")");
       return;
     }
-    storage.openRange(start, end).onComplete(opened -> {
-      if (opened.failed()) {
-        ApiErrors.fail(ctx, opened.cause());
-      } else {
-        new RangeStream(storage, response, opened.result()).start();
-      }
-    });
+    new ClusterRangeStream(vertx, ctx, cluster.sources(start, end), wallClock).start();
   }
 }

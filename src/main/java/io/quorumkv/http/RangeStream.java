@@ -1,15 +1,14 @@
 package io.quorumkv.http;
 
 import io.quorumkv.storage.RangeCursor;
-import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.StorageService;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * Streams one range scan into a chunked response, one chunk per record ({@code key \n value}).
- * Batches come from a storage worker; the next batch is fetched only while the response's
- * write queue has room, so a slow reader pauses the scan instead of filling the heap.
+ * Streams one range scan into a chunked response, in a {@link RangeFormat} (the public range's
+ * chunk per record, or the internal stream of every record for a cluster-wide range). Batches
+ * come from a storage worker; the next batch is fetched only while the response's write queue
+ * has room, so a slow reader pauses the scan instead of filling the heap.
  * Runs on the request's event loop; the cursor is closed however the stream ends.
  */
 final class RangeStream {
@@ -20,13 +19,15 @@ final class RangeStream {
   private final StorageService storage;
   private final HttpServerResponse response;
   private final RangeCursor cursor;
+  private final RangeFormat format;
   private boolean fetching;
   private boolean finished;
 
-  RangeStream(StorageService storage, HttpServerResponse response, RangeCursor cursor) {
+  RangeStream(StorageService storage, HttpServerResponse response, RangeCursor cursor, RangeFormat format) {
     this.storage = storage;
     this.response = response;
     this.cursor = cursor;
+    this.format = format;
   }
 
   void start() {
@@ -43,7 +44,7 @@ final class RangeStream {
       return;
     }
     fetching = true;
-    storage.nextBatch(cursor, BATCH_RECORDS, BATCH_BYTES).onComplete(next -> {
+    format.next(storage, cursor, BATCH_RECORDS, BATCH_BYTES).onComplete(next -> {
       fetching = false;
       if (finished || response.closed()) {
         finish();
@@ -55,11 +56,9 @@ final class RangeStream {
         finish();
         return;
       }
-      for (RangeEntry entry : next.result().entries()) {
-        response.write(chunkOf(entry));
-      }
+      format.write(response, next.result().entries());
       if (next.result().last()) {
-        response.end();
+        format.end(response);
         finish();
       } else if (response.writeQueueFull()) {
         response.drainHandler(drained -> {
@@ -70,13 +69,6 @@ final class RangeStream {
         fetchNext();
       }
     });
-  }
-
-  private static Buffer chunkOf(RangeEntry entry) {
-    return Buffer.buffer(entry.key().length + 1 + entry.value().length)
-        .appendBytes(entry.key())
-        .appendByte((byte) '\n')
-        .appendBytes(entry.value());
   }
 
   private void finish() {

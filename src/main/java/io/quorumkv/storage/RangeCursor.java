@@ -7,10 +7,10 @@ package io.quorumkv.storage;
 public interface RangeCursor extends AutoCloseable {
 
   /**
-   * The next live records, at most {@code maxRecords} of them or about {@code maxBytes} of keys
-   * and values, and whether they are the last.
+   * The next stored records, tombstones and expired ones included, at most {@code maxRecords} of
+   * them or about {@code maxBytes} of keys and values, and whether they are the last.
    */
-  RangeBatch next(int maxRecords, int maxBytes, long nowMillis);
+  RangeBatch next(int maxRecords, int maxBytes);
 
   @Override
   void close();

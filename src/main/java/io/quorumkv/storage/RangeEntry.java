@@ -1,5 +1,10 @@
 package io.quorumkv.storage;
 
-/** One live record of a range scan. */
-public record RangeEntry(byte[] key, byte[] value) {
+/** One record of a range scan, as stored: a live one, or (in a scan of every record) a tombstone or an expired one. */
+public record RangeEntry(byte[] key, Record record) {
+
+  /** The record's value bytes (empty for a tombstone). */
+  public byte[] value() {
+    return record.value();
+  }
 }

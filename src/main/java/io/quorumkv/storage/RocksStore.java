@@ -232,7 +232,7 @@ public final class RocksStore implements Store {
     }
 
     @Override
-    public RangeBatch next(int maxRecords, int maxBytes, long nowMillis) {
+    public RangeBatch next(int maxRecords, int maxBytes) {
       return call("scan a range", db -> {
         synchronized (this) {
           if (released) {
@@ -243,10 +243,8 @@ public final class RocksStore implements Store {
           while (batch.size() < maxRecords && bytes < maxBytes && !exhausted()) {
             byte[] key = iterator.key();
             Record record = RecordCodec.decode(iterator.value());
-            if (record.isLive(nowMillis)) {
-              batch.add(new RangeEntry(key, record.value()));
-              bytes += key.length + record.value().length;
-            }
+            batch.add(new RangeEntry(key, record));
+            bytes += key.length + record.value().length;
             iterator.next();
           }
           return new RangeBatch(batch, exhausted());

@@ -3,6 +3,8 @@ package io.quorumkv.storage;
 import io.vertx.core.Future;
 
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -41,12 +43,33 @@ public final class StorageService {
     return executor.submit(() -> store.range(start, end));
   }
 
+  /** The next live records of the scan (tombstones and expired records left out); see {@link RangeCursor#next}. */
   public Future<RangeBatch> nextBatch(RangeCursor cursor, int maxRecords, int maxBytes) {
     return observer.timeStorage("range-batch", executor.submit(() -> {
-      RangeBatch batch = cursor.next(maxRecords, maxBytes, wallClock.millis());
-      rangeRecordsScanned.add(batch.entries().size());
-      return batch;
+      RangeBatch batch = scan(cursor, maxRecords, maxBytes);
+      long now = wallClock.millis();
+      List<RangeEntry> live = new ArrayList<>(batch.entries().size());
+      for (RangeEntry entry : batch.entries()) {
+        if (entry.record().isLive(now)) {
+          live.add(entry);
+        }
+      }
+      return new RangeBatch(live, batch.last());
     }));
+  }
+
+  /**
+   * The next records of the scan as stored, tombstones and expired records included: what another
+   * node needs to pick each key's freshest version (the cluster-wide range).
+   */
+  public Future<RangeBatch> nextRecords(RangeCursor cursor, int maxRecords, int maxBytes) {
+    return observer.timeStorage("range-batch", executor.submit(() -> scan(cursor, maxRecords, maxBytes)));
+  }
+
+  private RangeBatch scan(RangeCursor cursor, int maxRecords, int maxBytes) {
+    RangeBatch batch = cursor.next(maxRecords, maxBytes);
+    rangeRecordsScanned.add(batch.entries().size());
+    return batch;
   }
 
   public Future<Void> closeRange(RangeCursor cursor) {
@@ -70,7 +93,7 @@ public final class StorageService {
     return grouped.queued();
   }
 
-  /** Live records read by range scans since the node started. */
+  /** Records read by range scans since the node started, tombstones and expired ones included. */
   public long rangeRecordsScanned() {
     return rangeRecordsScanned.sum();
   }

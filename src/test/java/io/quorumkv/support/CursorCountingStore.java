@@ -39,8 +39,8 @@ public final class CursorCountingStore {
     AtomicBoolean closed = new AtomicBoolean();
     return new RangeCursor() {
       @Override
-      public RangeBatch next(int maxRecords, int maxBytes, long nowMillis) {
-        return cursor.next(maxRecords, maxBytes, nowMillis);
+      public RangeBatch next(int maxRecords, int maxBytes) {
+        return cursor.next(maxRecords, maxBytes);
       }
 
       @Override

@@ -71,6 +71,12 @@ public final class NodeProcess implements AutoCloseable {
     return launch(logFile, clock, "--config", confFile.toString());
   }
 
+  /** Like {@link #launchWithConfig(Path, Path, FakeClock)}, with extra JVM options (such as a smaller {@code -Xmx}). */
+  public static NodeProcess launchWithConfig(Path confFile, Path logFile, FakeClock clock, List<String> jvmOptions)
+      throws IOException {
+    return launch(logFile, clock, jvmOptions, "--config", confFile.toString());
+  }
+
   /** Waits for the ready line and returns the HTTP port it names. */
   public int awaitReady() {
     return awaitReady(Duration.ofSeconds(60));

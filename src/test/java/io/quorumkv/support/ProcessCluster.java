@@ -35,6 +35,7 @@ public final class ProcessCluster implements AutoCloseable {
   private final Path[] confs;
   private final FakeClock[] clocks;
   private final Duration startTimeout;
+  private final List<String> jvmOptions;
   private final NodeProcess[] nodes;
   private final int[] launches;
   private final List<Path> logs = new ArrayList<>();
@@ -42,9 +43,10 @@ public final class ProcessCluster implements AutoCloseable {
   private final Thread killOnExit = new Thread(this::killAll, "process-cluster-cleanup");
 
   private ProcessCluster(Path dir, List<String> urls, List<String> hosts, Path[] confs, FakeClock[] clocks,
-                         Duration startTimeout) {
+                         Duration startTimeout, List<String> jvmOptions) {
     this.dir = dir;
     this.startTimeout = startTimeout;
+    this.jvmOptions = jvmOptions;
     this.urls = urls;
     this.hosts = hosts;
     this.confs = confs;
@@ -94,7 +96,7 @@ public final class ProcessCluster implements AutoCloseable {
       }
     }
     ProcessCluster processes = new ProcessCluster(dir, cluster.stream().map(Object::toString).toList(),
-        List.copyOf(options.hosts), confs, clocks, options.startTimeout);
+        List.copyOf(options.hosts), confs, clocks, options.startTimeout, options.jvmOptions);
     Runtime.getRuntime().addShutdownHook(processes.killOnExit);
     try {
       for (int i = 0; i < size; i++) {
@@ -119,6 +121,7 @@ public final class ProcessCluster implements AutoCloseable {
     private boolean fakeClocks;
     private final Map<Integer, Long> clockOffsets = new HashMap<>();
     private Duration startTimeout = Duration.ofSeconds(60);
+    private List<String> jvmOptions = List.of();
 
     /** {@code size} nodes, all on 127.0.0.1, on the real clock. */
     public Options(int size) {
@@ -152,6 +155,12 @@ public final class ProcessCluster implements AutoCloseable {
     /** How long a node may take from its launch until it serves (at the start and at every restart). */
     public Options startTimeout(Duration startTimeout) {
       this.startTimeout = startTimeout;
+      return this;
+    }
+
+    /** JVM options for every node, after the default ones (so {@code -Xmx96m} sets a smaller heap). */
+    public Options jvmOptions(String... options) {
+      this.jvmOptions = List.of(options);
       return this;
     }
 
@@ -386,7 +395,7 @@ public final class ProcessCluster implements AutoCloseable {
   private void launch(int node) throws IOException {
     Path log = dir.resolve("node-" + node + "-run-" + (launches[node]++) + ".log");
     logs.add(log);
-    nodes[node] = NodeProcess.launchWithConfig(confs[node], log, clocks[node]);
+    nodes[node] = NodeProcess.launchWithConfig(confs[node], log, clocks[node], jvmOptions);
   }
 
   private void killAll() {

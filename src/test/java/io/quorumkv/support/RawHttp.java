@@ -96,6 +96,12 @@ public final class RawHttp implements AutoCloseable {
     return readHeaders();
   }
 
+  /** Like {@link #readHead()}, with the status code. */
+  public Response readHeadOnly() throws IOException {
+    int status = Integer.parseInt(readLine().split(" ", 3)[1]);
+    return new Response(status, readHeaders(), new byte[0], null);
+  }
+
   /** The next chunk's data, or null after the last (zero-length) chunk and its trailers. */
   public byte[] readChunk() throws IOException {
     String sizeLine = readLine();

@@ -1,0 +1,81 @@
+package io.quorumkv.range;
+
+import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.storage.StorageService;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Opens the sources of a cluster-wide range, one per node of the topology: this node's store
+ * directly, every other node over its {@link RangeProtocol} stream, with an HTTP client of this
+ * event loop's own (one connection per remote node per range request in progress).
+ */
+public final class ClusterRange {
+  /** How long a node may take to send the first frame of its stream (connecting included). */
+  public static final long OPEN_TIMEOUT_MS = 10_000;
+  /** How long the merge waits for the next frame of a node it needs before giving up on the range. */
+  public static final long IDLE_TIMEOUT_MS = 30_000;
+  /** Ranges in progress at once through one event loop to one node; more wait for a connection. */
+  private static final int MAX_CONNECTIONS_PER_NODE = 16;
+  /**
+   * The kernel's receive buffer of a range connection. Fixed (Linux then stops auto-tuning it,
+   * which may grow it to tens of MB) so that a paused source holds little more than its batch,
+   * in the kernel as in the heap; a MB still covers a LAN's bandwidth-delay product many times.
+   */
+  private static final int RECEIVE_BUFFER_BYTES = 1 << 20;
+  /** A record frame's largest payload beyond its value: its key (bounded by the request line) and fixed fields. */
+  private static final int FRAME_OVERHEAD_BYTES = 64 * 1024;
+
+  private final NodeConfig config;
+  private final LiveNodes liveNodes;
+  private final StorageService storage;
+  private final HttpClient client;
+
+  /** Call on the event loop that will run the ranges: the client's connections stay on it. */
+  public ClusterRange(Vertx vertx, NodeConfig config, LiveNodes liveNodes, StorageService storage) {
+    this.config = config;
+    this.liveNodes = liveNodes;
+    this.storage = storage;
+    this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
+            .setConnectTimeout((int) OPEN_TIMEOUT_MS).setReceiveBufferSize(RECEIVE_BUFFER_BYTES)
+            // From the node's own address, so traffic between two nodes on one host tells who sent it.
+            .setLocalAddress(config.url().host()),
+        new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_NODE));
+  }
+
+  /** The nodes of the topology that membership sees down: a cluster range needs none. */
+  public List<NodeUrl> down() {
+    return config.cluster().stream().filter(node -> !liveNodes.isAlive(node)).toList();
+  }
+
+  public int nodes() {
+    return config.clusterSize();
+  }
+
+  /** One unstarted source per node of the topology for {@code [start, end)} ({@code end} null for no bound). */
+  public List<RangeSource> sources(byte[] start, byte[] end) {
+    String uri = RangeProtocol.PATH + "?start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
+    int maxPayloadBytes = (int) Math.min(Integer.MAX_VALUE - FRAME_OVERHEAD_BYTES, config.maxBodyBytes())
+        + FRAME_OVERHEAD_BYTES;
+    List<RangeSource> sources = new ArrayList<>();
+    for (NodeUrl node : config.cluster()) {
+      sources.add(node.equals(config.url())
+          ? new LocalRangeSource(node, storage, start, end)
+          : new RemoteRangeSource(client, node, uri, config.clusterSecret(), maxPayloadBytes));
+    }
+    return sources;
+  }
+
+  private static String encode(byte[] key) {
+    return URLEncoder.encode(new String(key, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+  }
+}

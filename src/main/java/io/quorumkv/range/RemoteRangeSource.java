@@ -1,0 +1,198 @@
+package io.quorumkv.range;
+
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.storage.RangeEntry;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.parsetools.RecordParser;
+
+import java.util.ArrayDeque;
+
+/**
+ * Another node's store as a {@link RangeSource}: its {@link RangeProtocol} stream, parsed frame by
+ * frame. Once {@link #MAX_BUFFERED_BYTES} or {@link #MAX_BUFFERED_RECORDS} are buffered the
+ * response is paused, so the connection stops being read, TCP pushes back, and the other node's
+ * scan waits on its full write queue; reading resumes when the merge has taken half of them.
+ * A stream that ends or breaks before its end frame is a failure, never a shorter range.
+ */
+final class RemoteRangeSource implements RangeSource {
+  static final int MAX_BUFFERED_BYTES = 256 * 1024;
+  static final int MAX_BUFFERED_RECORDS = 1024;
+
+  private final HttpClient client;
+  private final NodeUrl node;
+  private final String uri;
+  private final String secret;
+  private final int maxPayloadBytes;
+  private final ArrayDeque<RangeEntry> buffered = new ArrayDeque<>();
+  private Listener listener;
+  private HttpClientRequest request;
+  private RecordParser parser;
+  private RangeProtocol.Header header;
+  private long bufferedBytes;
+  private long received;
+  private boolean paused;
+  private boolean endFrame;
+  private boolean responseEnded;
+  private boolean closed;
+  private boolean failed;
+
+  /** @param uri the path and query of the internal range request */
+  RemoteRangeSource(HttpClient client, NodeUrl node, String uri, String secret, int maxPayloadBytes) {
+    this.client = client;
+    this.node = node;
+    this.uri = uri;
+    this.secret = secret;
+    this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  @Override
+  public NodeUrl node() {
+    return node;
+  }
+
+  @Override
+  public void start(Listener listener) {
+    this.listener = listener;
+    RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(node.host()).setPort(node.port())
+        .setURI(uri);
+    if (secret != null) {
+      options.putHeader(InternalProtocol.SECRET, secret);
+    }
+    client.request(options).compose(opened -> {
+      request = opened;
+      return closed ? opened.reset().map((HttpClientResponse) null) : opened.send();
+    }).onComplete(sent -> {
+      if (closed) {
+        return;
+      }
+      if (sent.failed()) {
+        fail(describe(sent.cause()));
+      } else if (sent.result().statusCode() != 200) {
+        fail("answered " + sent.result().statusCode()); // the merge closes this source, dropping the connection
+      } else {
+        read(sent.result());
+      }
+    });
+  }
+
+  private void read(HttpClientResponse response) {
+    parser = RecordParser.newFixed(RangeProtocol.HEADER_BYTES, response);
+    parser.exceptionHandler(failure -> {
+      if (!endFrame) {
+        fail(describe(failure) + " after " + received + " records");
+      }
+    });
+    parser.endHandler(ended -> {
+      responseEnded = true;
+      if (!endFrame) {
+        fail("stream ended without its end frame after " + received + " records");
+      }
+    });
+    parser.handler(frame -> {
+      if (closed || failed) {
+        return;
+      }
+      try {
+        take(frame);
+      } catch (IllegalArgumentException | IndexOutOfBoundsException malformed) {
+        fail("malformed stream after " + received + " records: " + malformed.getMessage());
+      }
+    });
+  }
+
+  /** Takes a frame's header or, after a header, its payload. */
+  private void take(Buffer frame) {
+    if (header == null) {
+      header = RangeProtocol.Header.decode(frame, maxPayloadBytes);
+      parser.fixedSizeMode(header.length());
+      return;
+    }
+    byte kind = header.kind();
+    header = null;
+    parser.fixedSizeMode(RangeProtocol.HEADER_BYTES);
+    if (endFrame) {
+      throw new IllegalArgumentException("a frame after the end frame");
+    }
+    boolean wasEmpty = buffered.isEmpty();
+    if (kind == RangeProtocol.END) {
+      long sent = RangeProtocol.decodeEnd(frame);
+      if (sent != received) {
+        throw new IllegalArgumentException("end frame counts " + sent + " records, " + received + " arrived");
+      }
+      endFrame = true;
+    } else {
+      RangeEntry entry = RangeProtocol.decodeRecord(frame);
+      buffered.add(entry);
+      bufferedBytes += sizeOf(entry);
+      received++;
+      if (!paused && (bufferedBytes >= MAX_BUFFERED_BYTES || buffered.size() >= MAX_BUFFERED_RECORDS)) {
+        paused = true;
+        parser.pause();
+      }
+    }
+    if (wasEmpty) {
+      listener.ready();
+    }
+  }
+
+  @Override
+  public RangeEntry peek() {
+    return buffered.peek();
+  }
+
+  @Override
+  public RangeEntry poll() {
+    RangeEntry entry = buffered.poll();
+    bufferedBytes -= sizeOf(entry);
+    if (paused && bufferedBytes < MAX_BUFFERED_BYTES / 2 && buffered.size() < MAX_BUFFERED_RECORDS / 2) {
+      paused = false;
+      parser.resume();
+    }
+    return entry;
+  }
+
+  @Override
+  public boolean exhausted() {
+    return endFrame && buffered.isEmpty();
+  }
+
+  @Override
+  public boolean started() {
+    return endFrame || received > 0;
+  }
+
+  private void fail(String reason) {
+    if (!failed && !closed) {
+      failed = true;
+      listener.failed(this, new RangeSourceException(node + ": " + reason));
+    }
+  }
+
+  /** Drops what is buffered and, unless the stream was read to its end, the connection. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    buffered.clear();
+    if (request != null && !responseEnded) {
+      request.reset();
+    }
+  }
+
+  private static long sizeOf(RangeEntry entry) {
+    return entry.key().length + entry.value().length;
+  }
+
+  private static String describe(Throwable failure) {
+    String message = failure.getMessage();
+    return message == null ? failure.getClass().getSimpleName() : message;
+  }
+}
