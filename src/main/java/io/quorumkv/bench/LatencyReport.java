@@ -27,6 +27,10 @@ final class LatencyReport {
   private LatencyReport() {
   }
 
+  static final String TOOL_BEHIND = "THE LOAD TOOL COULD NOT KEEP THE RATE: its own event loops were held up (busy,"
+      + " short of CPU or in GC), so these figures are the tool's, not the server's. Give it more CPU (another"
+      + " machine, fewer connections) or lower --rate.";
+
   static void print(PrintStream out, LoadOptions options, LoadGenerator.Result result) {
     Histogram h = result.latencyMicros();
     out.printf("Running %s test @ %s (after a %s warm-up at the same rate)%n", humanDuration(options.duration().toMillis()),
@@ -46,12 +50,18 @@ final class LatencyReport {
       out.printf("  Non-2xx or 3xx responses: %d%n", result.non2xx());
     }
     if (result.unsent() > 0) {
-      out.printf("  Due but not sent by the end (server behind): %d%n", result.unsent());
+      out.printf("  Due but not sent by the end: %d%n", result.unsent());
     }
+    out.printf("  This tool's busiest event loop was held up %.1f%% of the time%n", 100 * result.toolStalledShare());
     if (result.errors() > 0) {
       out.printf("  Socket errors or timeouts: %d%n", result.errors());
     }
     out.printf("Requests/sec: %10.2f%n", result.requestsPerSecond());
+    if (result.toolBehind()) {
+      out.println(TOOL_BEHIND);
+    } else if (result.toolStalledShare() > LoadGenerator.Result.TOOL_STALLS_VISIBLE_SHARE) {
+      out.println("Note: this tool was held up over 5% of the time; its stalls may show in the tail latencies.");
+    }
   }
 
   /** Latency (ms) against percentile on the usual log scale of 1 / (1 - percentile). */

@@ -1,5 +1,6 @@
 package io.quorumkv.bench;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -22,9 +23,16 @@ import java.util.concurrent.atomic.LongAdder;
  * intended send times ({@code connections / rate} apart), sends one request at a time, and
  * records every latency from the request's intended send time, not from when it was actually
  * sent, so a stalled server is charged for the requests it kept from being sent (coordinated
- * omission corrected). Latencies go into HdrHistograms, in microseconds. A warm-up at the same
- * rate comes first and is not recorded, so JIT compilation of this tool and of the server does
- * not pass for server latency (wrk2 likewise skips its calibration period).
+ * omission corrected). Latencies go into HdrHistograms, in microseconds.
+ *
+ * <p>A warm-up at the same rate comes first and is not recorded, so JIT compilation of this tool
+ * and of the server does not pass for server latency (wrk2 likewise skips its calibration
+ * period). The measured window starts on a fresh schedule once every warm-up request has been
+ * answered: a warm-up that fell behind leaves no backlog to the measurement.
+ *
+ * <p>A {@link LoopStallMeter} measures how long this tool's own event loops were held up during the
+ * window: when that is a noticeable share of it, the tool, not the server, could not keep the rate
+ * and the result is the tool's ({@link Result#toolBehind()}).
  */
 final class LoadGenerator {
   static final long MAX_LATENCY_MICROS = TimeUnit.MINUTES.toMicros(10);
@@ -40,11 +48,23 @@ final class LoadGenerator {
   private final LongAdder errors = new LongAdder();
   private final LongAdder unsent = new LongAdder();
 
-  /** The outcome of a run. */
-  /** {@code unsent}: requests due before the end that were never sent because the server was behind. */
-  record Result(Histogram latencyMicros, long requests, long non2xx, long errors, long unsent, long elapsedNanos) {
+  /**
+   * The outcome of a run. {@code unsent}: requests due before the end that were never sent;
+   * {@code toolStalledShare}: the share of the window this tool's busiest event loop was held up.
+   */
+  record Result(Histogram latencyMicros, long requests, long non2xx, long errors, long unsent, long elapsedNanos,
+                double toolStalledShare) {
+    /** Held up for more than this share of the window, the tool could not have kept a schedule. */
+    static final double TOOL_BEHIND_SHARE = 0.20;
+    /** Held up for more than this share, the tool's stalls may show in the tail latencies. */
+    static final double TOOL_STALLS_VISIBLE_SHARE = 0.05;
+
     double requestsPerSecond() {
       return requests / (elapsedNanos / 1e9);
+    }
+
+    boolean toolBehind() {
+      return toolStalledShare > TOOL_BEHIND_SHARE;
     }
   }
 
@@ -55,56 +75,77 @@ final class LoadGenerator {
   }
 
   /**
-   * Runs the load; prints a progress line to {@code progress} every second and, when
-   * {@code log} is given, writes each second's histogram to it.
+   * Runs the warm-up, then the measured window; prints a progress line to {@code progress} every
+   * second and, when {@code log} is given, writes each measured second's histogram to it.
    */
   Future<Result> run(PrintStream progress, HistogramLogWriter log) {
     HttpClient client = vertx.createHttpClient(
         new HttpClientOptions().setDefaultHost(options.url().getHost()).setDefaultPort(options.url().getPort())
             .setKeepAlive(true).setTcpNoDelay(true),
         new PoolOptions().setHttp1MaxSize(options.connections()));
-    Histogram total = new Histogram(MAX_LATENCY_MICROS, 3);
-    long scheduleStartNanos = System.nanoTime();
-    long startNanos = scheduleStartNanos + options.warmup().toNanos();
-    long endNanos = startNanos + options.duration().toNanos();
-    long intervalNanos = options.saturate() ? 0 : (long) (1e9 * options.connections() / options.rate());
+    // The same context for each connection in both phases, so it keeps its pooled connection.
+    List<Context> contexts = new ArrayList<>();
+    for (int c = 0; c < options.connections(); c++) {
+      contexts.add(vertx.getOrCreateContext());
+    }
+    Future<Void> warmedUp = options.warmup().isZero()
+        ? Future.succeededFuture()
+        : runPhase(client, contexts, options.warmup().toNanos(), false,
+            () -> progress.printf("\r[warm-up] %,d requests sent   ", sent.sum()));
+    return warmedUp.compose(warm -> measure(client, contexts, progress, log))
+        .compose(result -> client.close().map(result));
+  }
+
+  private Future<Result> measure(HttpClient client, List<Context> contexts, PrintStream progress,
+                                 HistogramLogWriter log) {
     if (log != null) {
       log.outputLogFormatVersion();
       log.outputStartTime(System.currentTimeMillis());
       log.setBaseTime(System.currentTimeMillis());
       log.outputLegend();
     }
+    Histogram total = new Histogram(MAX_LATENCY_MICROS, 3);
+    LoopStallMeter stalls = new LoopStallMeter(vertx);
+    long startNanos = System.nanoTime();
+    stalls.start();
     long[] lastSecond = {startNanos};
-    long ticker = vertx.setPeriodic(1_000, t -> tick(progress, log, total, startNanos, lastSecond));
+    return runPhase(client, contexts, options.duration().toNanos(), true,
+        () -> tick(progress, log, total, startNanos, lastSecond))
+        .map(finished -> {
+          long elapsed = Math.max(1, System.nanoTime() - startNanos);
+          double stalled = stalls.stop(elapsed);
+          synchronized (total) {
+            Histogram last = recorder.getIntervalHistogram();
+            total.add(last);
+            if (log != null && last.getTotalCount() > 0) {
+              log.outputIntervalHistogram(last);
+            }
+          }
+          progress.println();
+          return new Result(total, completed.sum(), non2xx.sum(), errors.sum(), unsent.sum(), elapsed, stalled);
+        });
+  }
+
+  /** One schedule per connection from now for {@code durationNanos}; completes once every answer is in. */
+  private Future<Void> runPhase(HttpClient client, List<Context> contexts, long durationNanos, boolean measured,
+                                Runnable everySecond) {
+    long startNanos = System.nanoTime();
+    long endNanos = startNanos + durationNanos;
+    long intervalNanos = options.saturate() ? 0 : (long) (1e9 * options.connections() / options.rate());
+    long ticker = vertx.setPeriodic(1_000, t -> everySecond.run());
     List<Future<Void>> drivers = new ArrayList<>();
     for (int c = 0; c < options.connections(); c++) {
-      long firstNanos = options.saturate() ? scheduleStartNanos : scheduleStartNanos + (long) (c * 1e9 / options.rate());
+      long firstNanos = options.saturate() ? startNanos : startNanos + (long) (c * 1e9 / options.rate());
       Promise<Void> done = Promise.promise();
-      vertx.getOrCreateContext().runOnContext(
-          v -> new Driver(client, firstNanos, intervalNanos, startNanos, endNanos, done).next());
+      contexts.get(c).runOnContext(
+          v -> new Driver(client, firstNanos, intervalNanos, endNanos, measured, done).next());
       drivers.add(done.future());
     }
-    return Future.join(drivers).transform(finished -> {
-      vertx.cancelTimer(ticker);
-      long elapsed = Math.max(1, System.nanoTime() - startNanos);
-      synchronized (total) {
-        Histogram last = recorder.getIntervalHistogram();
-        total.add(last);
-        if (log != null && last.getTotalCount() > 0) {
-          log.outputIntervalHistogram(last);
-        }
-      }
-      progress.println();
-      return client.close().map(new Result(total, completed.sum(), non2xx.sum(), errors.sum(), unsent.sum(), elapsed));
-    });
+    return Future.join(drivers).<Void>mapEmpty().onComplete(finished -> vertx.cancelTimer(ticker));
   }
 
   private void tick(PrintStream progress, HistogramLogWriter log, Histogram total, long startNanos, long[] lastSecond) {
     synchronized (total) {
-      if (System.nanoTime() < startNanos) {
-        progress.printf("\r[warm-up] %,d requests sent   ", sent.sum());
-        return;
-      }
       Histogram interval = recorder.getIntervalHistogram();
       total.add(interval);
       if (log != null) {
@@ -128,36 +169,39 @@ final class LoadGenerator {
     private final HttpClient client;
     private final long firstNanos;
     private final long intervalNanos;
-    private final long measureFromNanos;
     private final long endNanos;
+    private final boolean measured;
     private final Promise<Void> done;
     private long index;
 
-    Driver(HttpClient client, long firstNanos, long intervalNanos, long measureFromNanos, long endNanos,
+    Driver(HttpClient client, long firstNanos, long intervalNanos, long endNanos, boolean measured,
            Promise<Void> done) {
       this.client = client;
       this.firstNanos = firstNanos;
       this.intervalNanos = intervalNanos;
-      this.measureFromNanos = measureFromNanos;
       this.endNanos = endNanos;
+      this.measured = measured;
       this.done = done;
     }
 
     void next() {
-      long intended = intervalNanos == 0 ? System.nanoTime() : firstNanos + index * intervalNanos;
+      long now = System.nanoTime();
+      long intended = intervalNanos == 0 ? now : firstNanos + index * intervalNanos;
       if (intended >= endNanos) {
         done.complete();
         return;
       }
-      if (System.nanoTime() >= endNanos) {
-        unsent.add((endNanos - intended + intervalNanos - 1) / intervalNanos);
+      if (now >= endNanos) {
+        if (measured) {
+          unsent.add((endNanos - intended + intervalNanos - 1) / intervalNanos);
+        }
         done.complete();
         return;
       }
       index++;
-      long waitNanos = intended - System.nanoTime();
-      if (waitNanos >= 1_000_000) {
-        vertx.setTimer(waitNanos / 1_000_000, t -> send(intended));
+      long waitMs = (intended - now) / 1_000_000;
+      if (waitMs >= 1) {
+        vertx.setTimer(waitMs, t -> send(intended));
       } else {
         send(intended);
       }
@@ -177,7 +221,6 @@ final class LoadGenerator {
           .compose(req -> request.body() == null ? req.send() : req.send(request.body()))
           .compose(response -> response.body().map(response.statusCode()))
           .onComplete(outcome -> {
-            boolean measured = intendedNanos >= measureFromNanos;
             if (!measured) {
               next();
               return;

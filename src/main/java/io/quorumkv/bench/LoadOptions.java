@@ -51,7 +51,10 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         --ack A --from F   quorum for every request (default: the node's)
         --put-share S      PUT share of the mixed workload (default 0.1)
         --placement P      any, owner (keys whose first replica is the --url node) or other (default any)
-        --out DIR          also write DIR/latency.txt, DIR/latency.hlog and DIR/latency.png""";
+        --out DIR          also write DIR/latency.txt, DIR/latency.hlog and DIR/latency.png
+        --help             this text
+      exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
+      (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
 
   public static LoadOptions parse(List<String> args) {
     Deque<String> rest = new ArrayDeque<>(args);

@@ -21,8 +21,20 @@ public final class LoadTool {
   private LoadTool() {
   }
 
+  /** 3 when the tool could not keep the rate (its result is its own), 1 with errors, else 0. */
+  static int exitStatusOf(LoadGenerator.Result result) {
+    if (result.toolBehind()) {
+      return 3;
+    }
+    return result.errors() > 0 ? 1 : 0;
+  }
+
   /** Runs the tool; returns the process exit status. */
   public static int run(List<String> args, PrintStream out, PrintStream progress) {
+    if (args.contains("--help") || args.contains("-h")) {
+      out.println(LoadOptions.USAGE);
+      return 0;
+    }
     LoadOptions options;
     try {
       options = LoadOptions.parse(args);
@@ -64,7 +76,7 @@ public final class LoadTool {
             + options.rateText() + ", " + options.connections() + " connections", result.latencyMicros());
         progress.println("wrote " + dir.resolve("latency.txt") + ", latency.hlog and latency.png");
       }
-      return result.errors() > 0 ? 1 : 0;
+      return exitStatusOf(result);
     } catch (IOException e) {
       progress.println("bench: cannot write results: " + e.getMessage());
       return 1;

@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * cause that; a starved load generator does.
  */
 final class LoopStallMeter {
-  private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-  /** Timers overshoot by up to a millisecond or so; a tick later than this was held up. */
-  private static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+  /** Rare enough that the ticks cost nothing measurable; stalls shorter than a tick are not seen. */
+  private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  /** Timers overshoot by a millisecond or so, and CPU contention adds a few; a tick later than this was held up. */
+  private static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final List<Loop> loops = new ArrayList<>();
   private volatile boolean running;

@@ -1,6 +1,11 @@
 package io.quorumkv.bench;
 
 import io.quorumkv.support.TestNode;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServerRequest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -74,6 +80,92 @@ class LoadToolTest {
         new PrintStream(new ByteArrayOutputStream()), new PrintStream(progress, true, StandardCharsets.UTF_8));
     assertEquals(2, status);
     assertTrue(progress.toString(StandardCharsets.UTF_8).contains("usage: java -jar quorumkv.jar bench"));
+  }
+
+  @Test
+  void helpPrintsTheUsageAndExits0() {
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int status = LoadTool.run(List.of("--help"), new PrintStream(stdout, true, StandardCharsets.UTF_8),
+        new PrintStream(progress, true, StandardCharsets.UTF_8));
+    assertEquals(0, status);
+    assertTrue(stdout.toString(StandardCharsets.UTF_8).startsWith("usage: java -jar quorumkv.jar bench"));
+    assertEquals("", progress.toString(StandardCharsets.UTF_8), "no complaint about --help");
+  }
+
+  /**
+   * A server that answers 400 ms late through the warm-up holds back nearly all of its requests;
+   * the measured window must not inherit that backlog once the server is fast again.
+   */
+  @Test
+  void theMeasuredWindowStartsOnAFreshScheduleAfterASlowWarmUp() throws Exception {
+    Vertx server = Vertx.vertx();
+    Vertx tool = Vertx.vertx();
+    try {
+      long slowUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_800);
+      int port = listen(server, request -> {
+        long delayMs = System.nanoTime() < slowUntil ? 400 : 0;
+        if (delayMs == 0) {
+          request.response().end("ok");
+        } else {
+          server.setTimer(delayMs, t -> request.response().end("ok"));
+        }
+      });
+      LoadGenerator.Result result = runLoad(tool, port, "2s", "2s");
+      assertEquals(0, result.unsent(), "no backlog carried into the window");
+      assertTrue(result.latencyMicros().getValueAtPercentile(99) < 100_000,
+          "p99 " + result.latencyMicros().getValueAtPercentile(99) + " us: the warm-up's backlog leaked in");
+      assertTrue(Math.abs(result.requests() - 400) <= 8, result.requests() + " requests at 200/s for 2 s");
+      assertEquals(0, LoadTool.exitStatusOf(result), "held up " + result.toolStalledShare() + " of the time");
+    } finally {
+      closeBoth(tool, server);
+    }
+  }
+
+  /** The tool's only event loop busy 80 % of the time: the report must blame the tool, and the exit status say so. */
+  @Test
+  void aToolThatCannotKeepTheRateSaysSoAndExits3() throws Exception {
+    Vertx server = Vertx.vertx();
+    Vertx tool = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    try {
+      int port = listen(server, request -> request.response().end("ok"));
+      long spinner = tool.setPeriodic(50, t -> {
+        long busyUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(40);
+        while (System.nanoTime() < busyUntil) {
+          Thread.onSpinWait(); // the tool's event loop, stolen
+        }
+      });
+      LoadGenerator.Result result = runLoad(tool, port, "0s", "2s");
+      assertTrue(result.toolBehind(), "the tool's loop held up " + result.toolStalledShare() + " of the time");
+      assertEquals(3, LoadTool.exitStatusOf(result));
+      ByteArrayOutputStream report = new ByteArrayOutputStream();
+      LatencyReport.print(new PrintStream(report, true, StandardCharsets.UTF_8), options(port, "0s", "2s"), result);
+      assertTrue(report.toString(StandardCharsets.UTF_8).contains("THE LOAD TOOL COULD NOT KEEP THE RATE"), report.toString());
+      tool.cancelTimer(spinner);
+    } finally {
+      closeBoth(tool, server);
+    }
+  }
+
+  /** Waits for both to close, so no thread of theirs still spins while the next test measures. */
+  private static void closeBoth(Vertx tool, Vertx server) throws Exception {
+    Future.join(tool.close(), server.close()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  private static int listen(Vertx vertx, Handler<HttpServerRequest> handler) throws Exception {
+    return vertx.createHttpServer().requestHandler(handler).listen(0, "127.0.0.1")
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+  }
+
+  private static LoadOptions options(int port, String warmup, String duration) {
+    return LoadOptions.parse(List.of("--url", "http://127.0.0.1:" + port, "--rate", "200", "--connections", "4",
+        "--warmup", warmup, "--duration", duration, "--workload", "status"));
+  }
+
+  private static LoadGenerator.Result runLoad(Vertx tool, int port, String warmup, String duration) throws Exception {
+    LoadOptions options = options(port, warmup, duration);
+    return new LoadGenerator(tool, options, new int[] {0}).run(new PrintStream(new ByteArrayOutputStream()), null)
+        .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
   }
 
   private static String match(String text, String regex) {
