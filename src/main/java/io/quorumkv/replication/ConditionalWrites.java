@@ -11,7 +11,8 @@ import java.util.function.Supplier;
  * at a version above the one read (the read moved this node's clock past it). A replica holding
  * a version newer still (an unconditional write meanwhile) makes the write fail as a 412: it
  * is never placed above a version it did not check. A write expecting a version older than this
- * node's own copy fails at once, without the lock or a quorum read. As long as every conditional write on a key
+ * node's own copy fails at once, without a quorum read: so in a contended read-modify-write loop
+ * the doomed attempts hold the lock only for a local read. As long as every conditional write on a key
  * goes through this node and read and write quorums overlap, two writes expecting the same
  * version cannot both succeed.
  */
@@ -41,19 +42,28 @@ public final class ConditionalWrites {
   }
 
   private Future<Long> whenHolds(byte[] key, Quorum quorum, Condition condition, Supplier<Future<Long>> write) {
+    return unlessRuledOutHere(key, condition, () -> locks.withLock(key, maxLockWaitMs,
+        () -> unlessRuledOutHere(key, condition, () -> checkedAtQuorum(key, quorum, condition, write))));
+  }
+
+  /**
+   * Fails at once when this node's own copy is already newer than the version expected (checked
+   * before the lock, and again under it, where the previous holder's write has just landed);
+   * otherwise goes on with {@code next}.
+   */
+  private Future<Long> unlessRuledOutHere(byte[] key, Condition condition, Supplier<Future<Long>> next) {
     return local.read(key).compose(held -> {
       if (condition.ruledOutBy(held)) {
         Long current = Condition.liveVersion(held, wallClock.millis());
         return Future.failedFuture(new ConditionFailedException(current, "a newer version " + held.version()
             + " exists"));
       }
-      return checkedUnderLock(key, quorum, condition, write);
+      return next.get();
     });
   }
 
-  private Future<Long> checkedUnderLock(byte[] key, Quorum quorum, Condition condition,
-                                        Supplier<Future<Long>> write) {
-    return locks.withLock(key, maxLockWaitMs, () -> coordinator.read(key, quorum).compose(freshest -> {
+  private Future<Long> checkedAtQuorum(byte[] key, Quorum quorum, Condition condition, Supplier<Future<Long>> write) {
+    return coordinator.read(key, quorum).compose(freshest -> {
       long now = wallClock.millis();
       if (!condition.holds(freshest, now)) {
         Long current = Condition.liveVersion(freshest, now);
@@ -64,6 +74,6 @@ public final class ConditionalWrites {
           ? new ConditionFailedException(superseded.keptVersion(),
               "a newer version " + superseded.keptVersion() + " was written meanwhile")
           : failure));
-    }));
+    });
   }
 }
