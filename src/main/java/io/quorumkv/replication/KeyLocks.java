@@ -63,11 +63,6 @@ public final class KeyLocks {
     released.complete();
   }
 
-  /** How many keys have an operation running or waiting (for tests and metrics). */
-  public int lockedKeys() {
-    return lastInLine.size();
-  }
-
   /** An operation waited longer than it was allowed for its key's earlier operations. */
   public static final class LockWaitTimeoutException extends RuntimeException {
     LockWaitTimeoutException(long maxWaitMs) {
