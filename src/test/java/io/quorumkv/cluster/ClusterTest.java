@@ -263,8 +263,9 @@ class ClusterTest {
         HttpRequest.BodyPublishers.noBody()).statusCode());
     for (int i = 0; i < 3; i++) {
       int node = i;
-      Await.until("node " + node + " stopped recording", java.time.Duration.ofSeconds(20),
-          () -> !text(cluster.http(node).get("/admin/jfr")).contains("\"running\""));
+      // Not running is not enough: a stopped recording has its file only once JFR closed it (until then 409).
+      Await.until("node " + node + " closed its recording", java.time.Duration.ofSeconds(20),
+          () -> text(cluster.http(node).get("/admin/jfr")).contains("\"closed\""));
       assertEquals(200, cluster.http(node).get("/admin/jfr/file?name=everywhere").statusCode());
     }
   }
