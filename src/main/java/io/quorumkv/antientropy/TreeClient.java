@@ -1,5 +1,6 @@
 package io.quorumkv.antientropy;
 
+import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.InternalProtocol;
 import io.vertx.core.Future;
@@ -9,7 +10,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +22,7 @@ final class TreeClient {
   private final long timeoutMs;
 
   TreeClient(Vertx vertx, NodeUrl self, String secret, long timeoutMs) {
-    this.client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-        .setConnectTimeout((int) Math.min(timeoutMs, Integer.MAX_VALUE)).setUserAgentEnabled(false)
-        .setLocalAddress(self.host()));
+    this.client = WebClient.create(vertx, PeerClientOptions.from(self, timeoutMs));
     this.self = self;
     this.secret = secret;
     this.timeoutMs = timeoutMs;

@@ -1,5 +1,6 @@
 package io.quorumkv.http;
 
+import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.InternalProtocol;
 import io.vertx.core.Vertx;
@@ -10,7 +11,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 
 /**
  * Sends a conditional write to the key's first live replica, which serializes them
@@ -27,8 +27,7 @@ final class ConditionalForwarder {
 
   /** @param timeoutMs how long the first replica may take to answer, lock wait included */
   ConditionalForwarder(Vertx vertx, NodeUrl self, String secret, long connectTimeoutMs, long timeoutMs) {
-    this.client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-        .setConnectTimeout((int) connectTimeoutMs).setUserAgentEnabled(false).setLocalAddress(self.host()));
+    this.client = WebClient.create(vertx, PeerClientOptions.from(self, connectTimeoutMs));
     this.secret = secret;
     this.timeoutMs = timeoutMs;
   }

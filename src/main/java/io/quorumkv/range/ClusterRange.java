@@ -1,12 +1,12 @@
 package io.quorumkv.range;
 
 import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.StorageService;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 
 import java.net.URLEncoder;
@@ -45,10 +45,8 @@ public final class ClusterRange {
     this.config = config;
     this.liveNodes = liveNodes;
     this.storage = storage;
-    this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-            .setConnectTimeout((int) OPEN_TIMEOUT_MS).setReceiveBufferSize(RECEIVE_BUFFER_BYTES)
-            // From the node's own address, so traffic between two nodes on one host tells who sent it.
-            .setLocalAddress(config.url().host()),
+    this.client = vertx.createHttpClient(PeerClientOptions.from(config.url(), OPEN_TIMEOUT_MS)
+            .setReceiveBufferSize(RECEIVE_BUFFER_BYTES),
         new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_NODE));
   }
 

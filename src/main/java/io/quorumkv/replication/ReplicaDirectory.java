@@ -1,12 +1,12 @@
 package io.quorumkv.replication;
 
+import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.StorageService;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -25,10 +25,7 @@ public final class ReplicaDirectory {
         replicas.put(node, new LocalReplica(storage));
       } else {
         if (client == null) {
-          client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-              .setConnectTimeout((int) config.replicaTimeoutMs()).setUserAgentEnabled(false)
-              // From the node's own address, so traffic between two nodes on one host tells who sent it.
-              .setLocalAddress(config.url().host()),
+          client = WebClient.create(vertx, PeerClientOptions.from(config.url(), config.replicaTimeoutMs()),
               // A RemoteReplica never has more batches in flight than this, so more connections would idle.
               new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
         }
