@@ -31,6 +31,19 @@ public final class RocksMetaStore implements MetaStore {
     });
   }
 
+  @Override
+  public byte[] read(String name) {
+    return database.call("read " + name, db -> db.get(meta, keyOf(name)));
+  }
+
+  @Override
+  public void write(String name, byte[] value) {
+    database.call("persist " + name, db -> {
+      db.put(meta, database.writeOptions(), keyOf(name), value);
+      return null;
+    });
+  }
+
   private static byte[] keyOf(String name) {
     return name.getBytes(StandardCharsets.UTF_8);
   }

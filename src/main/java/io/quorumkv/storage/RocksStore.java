@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiPredicate;
 
 /**
  * The record engine: the {@link Store} on the records column family of a {@link RocksDatabase}.
@@ -59,6 +60,26 @@ public final class RocksStore implements Store {
   /** Set once, before any write: who keeps digests of the records (anti-entropy's trees). */
   public void onChange(RecordChangeListener listener) {
     this.listener = listener;
+  }
+
+  /**
+   * Runs {@code task} while no write can change a record (every key stripe held): what it reads
+   * of the store and what the listener is told afterwards then line up exactly. Blocking.
+   */
+  public void whileWritesPaused(Runnable task) {
+    call("pause writes", db -> {
+      for (ReentrantLock stripe : stripes) {
+        stripe.lock();
+      }
+      try {
+        task.run();
+        return null;
+      } finally {
+        for (ReentrantLock stripe : stripes) {
+          stripe.unlock();
+        }
+      }
+    });
   }
 
   @Override
@@ -146,7 +167,18 @@ public final class RocksStore implements Store {
 
   @Override
   public PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis, PurgeGate gate) {
-    return call("purge", db -> {
+    return sweep("purge", from, maxKeys, (key, record) -> PurgeSweep.isPurgeable(record, nowMillis, graceMillis), gate);
+  }
+
+  @Override
+  public PurgeSweep.Step drop(byte[] from, int maxKeys, BiPredicate<byte[], Record> unwanted) {
+    return sweep("drop", from, maxKeys, unwanted, PurgeGate.GRACE_ONLY);
+  }
+
+  /** Deletes, from {@code from} on, the records {@code doomed} names and the gate lets go. */
+  private PurgeSweep.Step sweep(String what, byte[] from, int maxKeys, BiPredicate<byte[], Record> doomed,
+                                PurgeGate gate) {
+    return call(what, db -> {
       try (ReadOptions options = new ReadOptions().setFillCache(false);
            RocksIterator iterator = db.newIterator(records, options)) {
         iterator.seek(from);
@@ -154,8 +186,8 @@ public final class RocksStore implements Store {
         for (int seen = 0; seen < maxKeys && iterator.isValid(); seen++, iterator.next()) {
           byte[] encoded = iterator.value();
           Record record = RecordCodec.decode(encoded);
-          if (PurgeSweep.isPurgeable(record, nowMillis, graceMillis)
-              && deleteIfUnchanged(db, iterator.key(), encoded, record, gate)) {
+          byte[] key = iterator.key();
+          if (doomed.test(key, record) && deleteIfUnchanged(db, key, encoded, record, gate)) {
             purged++;
           }
         }

@@ -5,6 +5,8 @@ import io.vertx.core.Future;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -13,6 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
  * the {@link StorageExecutor} and answers with a Future on the caller's context.
  */
 public final class StorageService {
+  private static final int COUNT_STEP_RECORDS = 4096;
+  private static final int COUNT_STEP_BYTES = 4 << 20;
   private final Store store;
   private final StorageExecutor executor;
   private final GroupedStorage grouped;
@@ -70,6 +74,33 @@ public final class StorageService {
     RangeBatch batch = cursor.next(maxRecords, maxBytes);
     rangeRecordsScanned.add(batch.entries().size());
     return batch;
+  }
+
+  /**
+   * How many records from {@code start} on the filter takes, and their key and value bytes: a scan
+   * in steps of a few thousand records, so other work on the storage workers goes on between them.
+   */
+  public Future<long[]> count(byte[] start, Predicate<RangeEntry> filter) {
+    return openRange(start, null).compose(cursor -> countFrom(cursor, filter, new long[2])
+        .eventually(() -> closeRange(cursor)));
+  }
+
+  private Future<long[]> countFrom(RangeCursor cursor, Predicate<RangeEntry> filter, long[] totals) {
+    return executor.submit(() -> {
+      RangeBatch batch = cursor.next(COUNT_STEP_RECORDS, COUNT_STEP_BYTES);
+      for (RangeEntry entry : batch.entries()) {
+        if (filter.test(entry)) {
+          totals[0]++;
+          totals[1] += entry.key().length + entry.value().length;
+        }
+      }
+      return batch.last();
+    }).compose(last -> last ? Future.succeededFuture(totals) : countFrom(cursor, filter, totals));
+  }
+
+  /** Drops, from {@code from} on, the records {@code unwanted} names; see {@link Store#drop}. */
+  public Future<PurgeSweep.Step> drop(byte[] from, int maxKeys, BiPredicate<byte[], Record> unwanted) {
+    return executor.submit(() -> store.drop(from, maxKeys, unwanted));
   }
 
   public Future<Void> closeRange(RangeCursor cursor) {

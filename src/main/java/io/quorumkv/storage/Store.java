@@ -2,6 +2,7 @@ package io.quorumkv.storage;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiPredicate;
 
 /**
  * A replica's local records, blocking: only storage workers call it, never an event loop.
@@ -46,6 +47,12 @@ public interface Store extends AutoCloseable {
    * allows to go; see {@link PurgeSweep}.
    */
   PurgeSweep.Step purge(byte[] from, int maxKeys, long nowMillis, long graceMillis, PurgeGate gate);
+
+  /**
+   * Drops, from {@code from} on, the records {@code unwanted} names (copies a topology change
+   * moved to other nodes), each only if unchanged since it was read; at most {@code maxKeys} looked at.
+   */
+  PurgeSweep.Step drop(byte[] from, int maxKeys, BiPredicate<byte[], Record> unwanted);
 
   /** Releases what the store holds (open cursors); later calls fail. */
   @Override

@@ -51,6 +51,11 @@ public class DelegatingStore implements Store {
   }
 
   @Override
+  public PurgeSweep.Step drop(byte[] from, int maxKeys, java.util.function.BiPredicate<byte[], Record> unwanted) {
+    return delegate.drop(from, maxKeys, unwanted);
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }
