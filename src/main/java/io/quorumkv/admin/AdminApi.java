@@ -14,8 +14,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -50,14 +48,14 @@ public final class AdminApi implements RouteMount {
 
   private final Vertx vertx;
   private final JfrRecordings recordings;
-  private final byte[] token;
+  private final AdminToken token;
   private final WorkerExecutor commands;
   private final WorkerExecutor exports;
 
   public AdminApi(Vertx vertx, JfrRecordings recordings, String token) {
     this.vertx = vertx;
     this.recordings = recordings;
-    this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+    this.token = new AdminToken(token);
     this.commands = vertx.createSharedWorkerExecutor(COMMAND_POOL, COMMAND_THREADS);
     this.exports = vertx.createSharedWorkerExecutor(EXPORT_POOL, EXPORT_THREADS, MAX_EXPORT_MINUTES, TimeUnit.MINUTES);
   }
@@ -72,7 +70,7 @@ public final class AdminApi implements RouteMount {
   @Override
   public void mount(Router router) {
     // Exact paths only: anything else under /admin falls through to the router's "unknown path" 400.
-    ALLOWED.keySet().forEach(path -> router.route(path).handler(this::authorize));
+    ALLOWED.keySet().forEach(path -> router.route(path).handler(token::authorize));
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));
     router.get(PATH).handler(ctx -> commands.executeBlocking(() -> {
       JsonArray list = new JsonArray();
@@ -99,26 +97,10 @@ public final class AdminApi implements RouteMount {
    */
   private Future<JsonObject> authorizedCommand(JsonObject command) {
     String given = command.getString("token");
-    if (token != null && (given == null || !MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8)))) {
+    if (!token.matches(given)) {
       return Future.failedFuture("cluster command without this node's admin token, ignored");
     }
     return Future.succeededFuture(command);
-  }
-
-  private void authorize(RoutingContext ctx) {
-    if (token == null) {
-      ctx.next();
-      return;
-    }
-    String header = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
-    if (header == null || !header.startsWith("Bearer ")) {
-      ctx.response().putHeader("WWW-Authenticate", "Bearer");
-      ApiErrors.send(ctx, 401, "admin token required (Authorization: Bearer TOKEN)");
-    } else if (!MessageDigest.isEqual(token, header.substring("Bearer ".length()).getBytes(StandardCharsets.UTF_8))) {
-      ApiErrors.send(ctx, 403, "wrong admin token");
-    } else {
-      ctx.next();
-    }
   }
 
   /**
@@ -193,8 +175,8 @@ public final class AdminApi implements RouteMount {
 
   private void publish(JsonObject command) {
     JsonObject signed = command.copy();
-    if (token != null) {
-      signed.put("token", new String(token, StandardCharsets.UTF_8));
+    if (token.text() != null) {
+      signed.put("token", token.text());
     }
     vertx.eventBus().publish(COMMANDS, signed);
   }
