@@ -48,6 +48,11 @@ public final class Main {
           Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node), "quorumkv-shutdown"));
           System.err.println("quorumkv: node " + started.url() + " ready on port " + node.port()
               + ", data in " + started.dataDir() + ", transport " + node.transport());
+          // Exiting runs the shutdown hook, which needs the event loops: not from one of them.
+          node.departed().onSuccess(epoch -> new Thread(() -> {
+            System.err.println("quorumkv: node " + started.url() + " left the cluster at topology epoch " + epoch);
+            System.exit(0);
+          }, "quorumkv-departure").start());
         })
         .onFailure(e -> exitWith(e instanceof ConfigException ? "conf error: " + e.getMessage() : e.getMessage()));
   }

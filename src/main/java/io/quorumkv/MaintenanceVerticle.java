@@ -8,6 +8,7 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.Replica;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.topology.TransferReceiver;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
 
 /**
  * A node's background work, on an event loop of its own: periodic tasks (hint retry, anti-entropy,
- * clock lease renewal, purge sweep, engine statistics) and hint replay to nodes that join. Undeploying it
+ * topology changes and their transfers, clock lease renewal, purge sweep, engine statistics) and hint replay to nodes that join. Undeploying it
  * first tries, for {@code hints.drainOnStopMs}, to deliver pending hints to live replicas, then
  * cancels its timers and closes the replay's connections.
  */
@@ -35,16 +36,18 @@ final class MaintenanceVerticle extends VerticleBase {
   private final StorageService storage;
   private final HintedHandoff hints;
   private final AntiEntropy antiEntropy;
+  private final TransferReceiver transfers;
   private final LiveNodes liveNodes;
   private final List<Task> tasks;
   private volatile boolean stopping;
 
   MaintenanceVerticle(NodeConfig config, StorageService storage, HintedHandoff hints, AntiEntropy antiEntropy,
-                      LiveNodes liveNodes, List<Task> tasks) {
+                      TransferReceiver transfers, LiveNodes liveNodes, List<Task> tasks) {
     this.config = config;
     this.storage = storage;
     this.hints = hints;
     this.antiEntropy = antiEntropy;
+    this.transfers = transfers;
     this.liveNodes = liveNodes;
     this.tasks = tasks;
   }
@@ -52,8 +55,9 @@ final class MaintenanceVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     // The replica clients of hint replay and anti-entropy are created here, so their connections live on this context.
-    Map<NodeUrl, Replica> replicas = ReplicaDirectory.create(vertx, config, storage);
+    ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, storage);
     antiEntropy.start(vertx, replicas);
+    transfers.start();
     return hints.start(replicas).onSuccess(loaded -> {
       for (Task task : tasks) {
         vertx.setPeriodic(task.everyMs(), tick -> task.run().get()
@@ -71,6 +75,7 @@ final class MaintenanceVerticle extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     antiEntropy.stop();
+    transfers.stop();
     if (config.hints().drainOnStopMs() == 0 || !hints.anyPending()) {
       return Future.succeededFuture();
     }

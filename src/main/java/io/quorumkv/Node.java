@@ -6,10 +6,11 @@ import io.quorumkv.antientropy.Confirmations;
 import io.quorumkv.antientropy.PeerTrees;
 import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.admin.JfrRecordings;
+import io.quorumkv.admin.MembershipAdmin;
 import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.cluster.LiveNodes;
-import io.quorumkv.cluster.Rendezvous;
+import io.quorumkv.cluster.HazelcastBoard;
 import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintStore;
@@ -32,6 +33,13 @@ import io.quorumkv.storage.StorageService;
 import io.quorumkv.storage.StorageVerticle;
 import io.quorumkv.storage.Store;
 import io.quorumkv.storage.WorkerContextExecutor;
+import io.quorumkv.topology.ChangeDriver;
+import io.quorumkv.topology.Cleanup;
+import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.topology.Topology;
+import io.quorumkv.topology.TopologyBoard;
+import io.quorumkv.topology.TopologyException;
+import io.quorumkv.topology.TransferReceiver;
 import io.quorumkv.ui.Dashboard;
 import io.quorumkv.versioning.ClockLease;
 import io.quorumkv.versioning.HybridLogicalClock;
@@ -64,6 +72,7 @@ public final class Node {
   private static final long STOP_MARGIN_MS = 5_000;
   private static final long SETTLE_MARGIN_MS = 1_000;
   private static final long SLOW_TREE_BUILD_MS = 1_000;
+  private static final long TOPOLOGY_TICK_MS = 1_000;
 
   private final NodeConfig config;
   private final Vertx vertx;
@@ -82,6 +91,10 @@ public final class Node {
 
   // Set while deploying.
   private LiveNodes liveNodes;
+  private ClusterTopology topology;
+  private TransferReceiver transfers;
+  /** The epoch of the topology the anti-entropy trees were last shaped for. */
+  private volatile long treesEpoch = -1;
   private HintedHandoff hints;
   private AntiEntropy antiEntropy;
   private String storageDeployment;
@@ -129,7 +142,8 @@ public final class Node {
     Promise<Node> started = Promise.promise();
     if (config.clusterSize() == 1) {
       Vertx vertx = Vertx.builder().with(options).withMetrics(metrics.vertxMetricsFactory()).build();
-      startOn(vertx, config, LiveNodes.onlySelf(config.url()), wallClock, storeLayer, metrics, started);
+      startOn(vertx, config, LiveNodes.onlySelf(config.url()), TopologyBoard.local(), wallClock, storeLayer, metrics,
+          started);
       return started.future();
     }
     options.getEventBusOptions().setHost(config.url().host()).setPort(0);
@@ -142,19 +156,23 @@ public final class Node {
       }
       HazelcastMembership membership = new HazelcastMembership(config.url());
       membership.follow(clusterManager.getHazelcastInstance());
-      startOn(joined.result(), config, membership, wallClock, storeLayer, metrics, started);
+      startOn(joined.result(), config, membership,
+          new HazelcastBoard(joined.result(), clusterManager.getHazelcastInstance()), wallClock, storeLayer, metrics,
+          started);
     });
     return started.future();
   }
 
-  private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, InstantSource wallClock,
+  private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, TopologyBoard board,
+                              InstantSource wallClock,
                               UnaryOperator<Store> storeLayer, NodeMetrics metrics, Promise<Node> started) {
     List<Context> workers = StorageVerticle.newContextRegistry();
     Future<Node> deployed = vertx.executeBlocking(() -> OpenedStorage.open(config, storeLayer, wallClock))
         .compose(opened -> startClock(vertx, opened, wallClock, config.maxClockOffsetMs())
             .compose(clock -> {
               Node node = new Node(config, vertx, opened, clock, workers, wallClock, metrics);
-              return node.deploy(workers, liveNodes, wallClock)
+              return node.agreeOnTopology(liveNodes, board)
+                  .compose(agreed -> node.deploy(workers, liveNodes, wallClock))
                   .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
             }, failure -> vertx.executeBlocking(() -> {
               opened.close();
@@ -173,8 +191,8 @@ public final class Node {
    * RocksDB and the stores on it, opened together and closed together, with the anti-entropy
    * trees built from the record index before anything writes.
    */
-  private record OpenedStorage(RocksDatabase database, Store store, HintStore hints, ClockLease lease,
-                               RecordIndex index, PeerTrees trees) {
+  private record OpenedStorage(RocksDatabase database, RocksStore records, Store store, HintStore hints,
+                               ClockLease lease, RocksMetaStore meta, RecordIndex index, PeerTrees trees) {
     /** Opens RocksDB in the conf's data directory. Blocking. */
     static OpenedStorage open(NodeConfig config, UnaryOperator<Store> storeLayer, InstantSource wallClock) {
       RocksDatabase database = RocksDatabase.open(dataDirOf(config), config.storage());
@@ -194,8 +212,8 @@ public final class Node {
             "anti-entropy trees built in " + builtMs + " ms");
         RocksStore records = new RocksStore(database, wallClock);
         records.onChange(trees);
-        return new OpenedStorage(database, storeLayer.apply(records), new RocksHintStore(database),
-            new ClockLease(meta), index, trees);
+        return new OpenedStorage(database, records, storeLayer.apply(records), new RocksHintStore(database),
+            new ClockLease(meta), meta, index, trees);
       } catch (RuntimeException e) {
         database.close();
         throw e;
@@ -255,15 +273,55 @@ public final class Node {
     return dir;
   }
 
-  private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
+  /**
+   * Agrees on the topology with the other nodes (joining it if this node is new) and shapes the
+   * anti-entropy trees for it; fails with a {@link StartupException} saying why this node cannot
+   * be part of the cluster now.
+   */
+  private Future<Topology> agreeOnTopology(LiveNodes liveNodes, TopologyBoard board) {
     this.liveNodes = liveNodes;
+    this.topology = new ClusterTopology(vertx, config.url(), board, opened.meta(), liveNodes);
+    return topology.start(config.cluster())
+        .recover(e -> Future.failedFuture(e instanceof TopologyException
+            ? new StartupException("cannot join the cluster: " + e.getMessage(), e) : e))
+        .compose(agreed -> reshapeTrees(agreed).map(agreed))
+        .onSuccess(agreed -> topology.onChange(next -> {
+          if (next.isStable()) {
+            reshapeTrees(next).onFailure(e -> LOG.log(System.Logger.Level.WARNING,
+                "cannot reshape the anti-entropy trees: " + e.getMessage()));
+          }
+        }));
+  }
+
+  /** Shapes the anti-entropy trees for the topology's nodes, while no write changes a record. */
+  private Future<Void> reshapeTrees(Topology shapedFor) {
+    return vertx.executeBlocking(() -> {
+      opened.records().whileWritesPaused(() -> {
+        if (topology.current().epoch() == shapedFor.epoch()) {
+          opened.trees().reshape(shapedFor.readNodes(), opened.index()::forEach);
+          treesEpoch = shapedFor.epoch();
+        }
+      });
+      return null;
+    });
+  }
+
+  /** Anti-entropy compares trees only in a stable topology, once they are shaped for it. */
+  private boolean antiEntropyEnabled() {
+    Topology current = topology.current();
+    return current.isStable() && treesEpoch == current.epoch();
+  }
+
+  private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
     this.hints = new HintedHandoff(opened.hints(), executor, clock, liveNodes, config.hints().windowMs());
     this.antiEntropy = new AntiEntropy(config, opened.trees(), trees, confirmations, storage, clock, liveNodes,
-        wallClock);
+        wallClock, this::antiEntropyEnabled);
+    this.transfers = new TransferReceiver(vertx, config, topology, storage, opened.meta(), clock, wallClock);
     AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
-    List<RouteMount> mounts = List.of(metrics, admin, new Dashboard(config.adminToken() != null));
-    ApiContext api = new ApiContext(config, storage, clock, new Rendezvous(config.cluster()), liveNodes, hints,
+    List<RouteMount> mounts = List.of(metrics, admin, new MembershipAdmin(topology, config.adminToken()),
+        new Dashboard(config.adminToken() != null));
+    ApiContext api = new ApiContext(config, storage, clock, topology, liveNodes, hints,
         readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx));
     metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);
     warnAboutResurrection();
@@ -276,8 +334,8 @@ public final class Node {
     return vertx.deployVerticle(() -> new StorageVerticle(workers), storageOptions)
         .compose(id -> {
           storageDeployment = id;
-          return vertx.deployVerticle(new MaintenanceVerticle(config, storage, hints, antiEntropy, liveNodes,
-              maintenanceTasks()));
+          return vertx.deployVerticle(new MaintenanceVerticle(config, storage, hints, antiEntropy, transfers, liveNodes,
+              maintenanceTasks(wallClock)));
         })
         .compose(id -> {
           maintenanceDeployment = id;
@@ -307,15 +365,21 @@ public final class Node {
         });
   }
 
-  private List<MaintenanceVerticle.Task> maintenanceTasks() {
+  private List<MaintenanceVerticle.Task> maintenanceTasks(InstantSource wallClock) {
     List<MaintenanceVerticle.Task> tasks = new ArrayList<>();
+    ChangeDriver driver = new ChangeDriver(topology, config.replicaTimeoutMs(), wallClock);
+    Cleanup cleanup = new Cleanup(topology, storage, opened.meta(), config.replicaTimeoutMs(), wallClock);
+    tasks.add(new MaintenanceVerticle.Task("topology", TOPOLOGY_TICK_MS,
+        () -> Future.join(driver.tick(), transfers.tick(), cleanup.tick())));
     tasks.add(new MaintenanceVerticle.Task("hint retry", config.hints().retryMs(),
         () -> Future.join(hints.replayToLiveTargets(), hints.dropExpiredHintsOfDownTargets())));
     tasks.add(new MaintenanceVerticle.Task("anti-entropy", config.antiEntropy().intervalMs(),
         () -> antiEntropy.exchangeDue()));
     tasks.add(new MaintenanceVerticle.Task("clock lease renewal", ClockLease.RENEW_EVERY_MS, this::renewLease));
     tasks.add(new MaintenanceVerticle.Task("engine statistics", NodeMetrics.ENGINE_REFRESH_MS, this::refreshEngineStats));
-    tasks.add(new MaintenanceVerticle.Task("purge sweep", config.storage().sweepIntervalMs(), () -> sweep.runOnce()
+    // A purge waits for a stable topology: the confirmations it relies on are per pair of owners.
+    tasks.add(new MaintenanceVerticle.Task("purge sweep", config.storage().sweepIntervalMs(), () -> !topology.current()
+        .isStable() ? Future.succeededFuture() : sweep.runOnce()
         .onSuccess(purged -> {
           if (purged > 0) {
             LOG.log(System.Logger.Level.INFO, "purge sweep dropped " + purged + " tombstones and expired records");
@@ -382,6 +446,16 @@ public final class Node {
 
   private Future<Void> undeploy(String deployment) {
     return deployment == null ? Future.succeededFuture() : vertx.undeploy(deployment);
+  }
+
+  /** Completes with the epoch at which this node left the topology (it then has nothing to do but stop). */
+  public Future<Long> departed() {
+    return topology.departed();
+  }
+
+  /** This node's view of the agreed topology. */
+  public ClusterTopology topology() {
+    return topology;
   }
 
   public HintedHandoff hints() {

@@ -3,7 +3,7 @@ package io.quorumkv.antientropy;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.Replica;
+import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
@@ -11,12 +11,15 @@ import io.vertx.core.Vertx;
 
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.BooleanSupplier;
 
 /**
- * Active anti-entropy: every {@code antiEntropy.intervalMs}, this node runs an {@link Exchange}
+ * Active anti-entropy: every {@code antiEntropy.intervalMs} while the topology is stable, this node runs an {@link Exchange}
  * with each live node of the topology whose URL sorts after its own (so each pair exchanges
  * once per interval), one exchange per peer at a time. Runs on the maintenance verticle's context.
  */
@@ -33,15 +36,17 @@ public final class AntiEntropy {
   private final HybridLogicalClock clock;
   private final LiveNodes liveNodes;
   private final InstantSource wallClock;
-  private final Map<NodeUrl, Progress> progress = new LinkedHashMap<>();
+  private final Map<NodeUrl, Progress> progress = new ConcurrentSkipListMap<>(Comparator.comparing(NodeUrl::toString));
+  private final BooleanSupplier enabled;
 
   // Set by start, on the maintenance context.
   private TreeClient client;
   private Throttle throttle;
-  private Map<NodeUrl, Replica> replicas;
+  private ReplicaDirectory replicas;
 
   public AntiEntropy(NodeConfig config, PeerTrees trees, TreeService service, Confirmations confirmations,
-                     StorageService storage, HybridLogicalClock clock, LiveNodes liveNodes, InstantSource wallClock) {
+                     StorageService storage, HybridLogicalClock clock, LiveNodes liveNodes, InstantSource wallClock,
+                     BooleanSupplier enabled) {
     this.config = config;
     this.trees = trees;
     this.service = service;
@@ -50,13 +55,21 @@ public final class AntiEntropy {
     this.clock = clock;
     this.liveNodes = liveNodes;
     this.wallClock = wallClock;
-    for (NodeUrl peer : trees.peers()) {
-      progress.put(peer, new Progress(config.url().toString().compareTo(peer.toString()) < 0));
+    this.enabled = enabled;
+    followPeers();
+  }
+
+  /** Keeps a progress entry for each peer of the trees' topology, and none for nodes gone from it. */
+  private void followPeers() {
+    List<NodeUrl> peers = trees.peers();
+    progress.keySet().retainAll(peers);
+    for (NodeUrl peer : peers) {
+      progress.computeIfAbsent(peer, p -> new Progress(config.url().toString().compareTo(p.toString()) < 0));
     }
   }
 
   /** Call on the context that will run the exchanges, with replicas created on it. */
-  public void start(Vertx vertx, Map<NodeUrl, Replica> replicas) {
+  public void start(Vertx vertx, ReplicaDirectory replicas) {
     this.replicas = replicas;
     this.client = new TreeClient(vertx, config.url(), config.clusterSecret(), REQUEST_TIMEOUT_MS);
     this.throttle = new Throttle(vertx, config.antiEntropy().recordsPerSecond(), config.antiEntropy().bytesPerSecond());
@@ -73,9 +86,13 @@ public final class AntiEntropy {
    * yet; completes when they end. A failed exchange is logged and counted here, not failed again.
    */
   public Future<?> exchangeDue() {
+    if (!enabled.getAsBoolean()) {
+      return Future.succeededFuture();
+    }
+    followPeers();
     List<Future<?>> running = new ArrayList<>();
     progress.forEach((peer, state) -> {
-      if (state.initiator && !state.exchanging && liveNodes.isAlive(peer)) {
+      if (state.initiator && !state.exchanging && liveNodes.isAlive(peer) && trees.tree(peer) != null) {
         running.add(exchange(peer, state).otherwiseEmpty());
       }
     });

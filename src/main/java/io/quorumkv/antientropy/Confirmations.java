@@ -4,7 +4,7 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.PurgeGate;
 import io.quorumkv.storage.Record;
 
-import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,21 +19,21 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Confirmations implements PurgeGate {
   private final PeerTrees trees;
-  private final Map<NodeUrl, AtomicLong> confirmedAt = new HashMap<>();
+  private final Map<NodeUrl, AtomicLong> confirmedAt = new ConcurrentHashMap<>();
 
   public Confirmations(PeerTrees trees) {
     this.trees = trees;
-    trees.peers().forEach(peer -> confirmedAt.put(peer, new AtomicLong()));
   }
 
   /** An exchange with {@code peer} that began at {@code startedAt} (this node's millis) repaired everything. */
   public void confirm(NodeUrl peer, long startedAt) {
-    confirmedAt.get(peer).accumulateAndGet(startedAt, Math::max);
+    confirmedAt.computeIfAbsent(peer, p -> new AtomicLong()).accumulateAndGet(startedAt, Math::max);
   }
 
   /** This node's millis at the start of the latest fully repaired exchange with {@code peer}; 0 for none. */
   public long confirmedAt(NodeUrl peer) {
-    return confirmedAt.get(peer).get();
+    AtomicLong at = confirmedAt.get(peer);
+    return at == null ? 0 : at.get();
   }
 
   @Override

@@ -12,60 +12,80 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One {@link HashTree} per other node, over the records this node holds that the other should
  * hold too: keys whose home set ({@link HomeSet}, from the record's replica count) has both.
- * Built from the record index at start, then kept current by every record change.
+ * Built from the record index at start and again for each new topology, kept current by every
+ * record change in between.
  */
 public final class PeerTrees implements RecordChangeListener {
   private final NodeUrl self;
-  private final Rendezvous placement;
-  private final List<NodeUrl> peers;
-  private final Map<NodeUrl, HashTree> trees = new HashMap<>();
+  private volatile Shape shape;
+
+  /** The trees of one topology: its placement and a tree per other node. */
+  private record Shape(Rendezvous placement, List<NodeUrl> peers, Map<NodeUrl, HashTree> trees) {
+    static Shape of(NodeUrl self, List<NodeUrl> cluster) {
+      List<NodeUrl> peers = cluster.stream().filter(node -> !node.equals(self)).toList();
+      Map<NodeUrl, HashTree> trees = new HashMap<>();
+      peers.forEach(peer -> trees.put(peer, new HashTree()));
+      return new Shape(new Rendezvous(cluster), peers, trees);
+    }
+  }
 
   public PeerTrees(NodeUrl self, List<NodeUrl> cluster) {
     this.self = self;
-    this.placement = new Rendezvous(cluster);
-    this.peers = cluster.stream().filter(node -> !node.equals(self)).toList();
-    peers.forEach(peer -> trees.put(peer, new HashTree()));
+    this.shape = Shape.of(self, cluster);
+  }
+
+  /**
+   * Starts over for the nodes of a new topology, from {@code index}, which feeds every indexed
+   * record. Call while no record changes (see {@code RocksStore#whileWritesPaused}).
+   */
+  public void reshape(List<NodeUrl> cluster, Consumer<Consumer<IndexEntry>> index) {
+    Shape next = Shape.of(self, cluster);
+    index.accept(entry -> toggle(next, entry.segment(), entry.leaf(), sharers(next, entry.key(), entry.replicas())));
+    shape = next;
   }
 
   /** Adds an indexed record, while the trees are built and nothing writes yet. */
   public void add(IndexEntry entry) {
-    toggle(entry.key(), entry.segment(), entry.leaf(), entry.replicas());
+    Shape current = shape;
+    toggle(current, entry.segment(), entry.leaf(), sharers(current, entry.key(), entry.replicas()));
   }
 
   @Override
   public void changed(byte[] key, Record before, Record after) {
-    if (peers.isEmpty()) {
+    Shape current = shape;
+    if (current.peers().isEmpty()) {
       return;
     }
     int segment = RecordDigest.segmentOf(key);
     if (before != null) {
-      toggle(segment, RecordDigest.leafOf(key, before), sharers(key, before.replicas()));
+      toggle(current, segment, RecordDigest.leafOf(key, before), sharers(current, key, before.replicas()));
     }
     if (after != null) {
-      toggle(segment, RecordDigest.leafOf(key, after), sharers(key, after.replicas()));
+      toggle(current, segment, RecordDigest.leafOf(key, after), sharers(current, key, after.replicas()));
     }
   }
 
-  private void toggle(byte[] key, int segment, long leaf, int replicas) {
-    toggle(segment, leaf, sharers(key, replicas));
-  }
-
-  private void toggle(int segment, long leaf, List<NodeUrl> sharers) {
+  private static void toggle(Shape shape, int segment, long leaf, List<NodeUrl> sharers) {
     for (NodeUrl peer : sharers) {
-      trees.get(peer).toggle(segment, leaf);
+      shape.trees().get(peer).toggle(segment, leaf);
     }
   }
 
   /** The other nodes that should hold a key along with this node; none if this node is not in its home set. */
   public List<NodeUrl> sharers(byte[] key, int replicas) {
-    if (replicas >= placement.size()) {
-      return peers;
+    return sharers(shape, key, replicas);
+  }
+
+  private List<NodeUrl> sharers(Shape shape, byte[] key, int replicas) {
+    if (replicas >= shape.placement().size()) {
+      return shape.peers();
     }
-    List<NodeUrl> home = HomeSet.of(placement, key, replicas);
+    List<NodeUrl> home = HomeSet.of(shape.placement(), key, replicas);
     if (!home.contains(self)) {
       return List.of();
     }
@@ -84,10 +104,10 @@ public final class PeerTrees implements RecordChangeListener {
 
   /** The tree shared with {@code peer}; null if it is not another node of the topology. */
   public HashTree tree(NodeUrl peer) {
-    return trees.get(peer);
+    return shape.trees().get(peer);
   }
 
   public List<NodeUrl> peers() {
-    return peers;
+    return shape.peers();
   }
 }

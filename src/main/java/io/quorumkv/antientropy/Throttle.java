@@ -6,23 +6,23 @@ import io.vertx.core.Vertx;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Paces repairs to at most so many records and bytes a second, by handing out start times
+ * Paces repairs (and transfers) to at most so many records and bytes a second, by handing out start times
  * (a timer, never a sleep). Used from one context only.
  */
-final class Throttle {
+public final class Throttle {
   private final Vertx vertx;
   private final long recordsPerSecond;
   private final long bytesPerSecond;
   private long nextFreeNanos = System.nanoTime();
 
-  Throttle(Vertx vertx, long recordsPerSecond, long bytesPerSecond) {
+  public Throttle(Vertx vertx, long recordsPerSecond, long bytesPerSecond) {
     this.vertx = vertx;
     this.recordsPerSecond = recordsPerSecond;
     this.bytesPerSecond = bytesPerSecond;
   }
 
   /** Completes when {@code records} records of {@code bytes} bytes in all may go. */
-  Future<Void> acquire(long records, long bytes) {
+  public Future<Void> acquire(long records, long bytes) {
     long now = System.nanoTime();
     long costNanos = Math.max(records * 1_000_000_000L / recordsPerSecond, bytes * 1_000_000_000L / bytesPerSecond);
     long start = Math.max(now, nextFreeNanos);

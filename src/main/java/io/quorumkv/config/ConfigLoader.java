@@ -64,6 +64,7 @@ public final class ConfigLoader {
     HintsConfig hints = root.section("hints", ConfigLoader::hints);
     StorageConfig storage = root.section("storage", ConfigLoader::storage);
     AntiEntropyConfig antiEntropy = root.section("antiEntropy", ConfigLoader::antiEntropy);
+    TransferConfig transfer = root.section("transfer", ConfigLoader::transfer);
     root.rejectUnknownKeys();
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
@@ -71,7 +72,8 @@ public final class ConfigLoader {
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
         idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, adminToken,
         hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
-        antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy);
+        antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,
+        transfer == null ? TransferConfig.defaults() : transfer);
   }
 
   private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {
@@ -123,6 +125,13 @@ public final class ConfigLoader {
     AntiEntropyConfig d = AntiEntropyConfig.defaults();
     return new AntiEntropyConfig(
         section.positiveLong("intervalMs", d.intervalMs()),
+        section.positiveLong("recordsPerSecond", d.recordsPerSecond()),
+        section.positiveLong("bytesPerSecond", d.bytesPerSecond()));
+  }
+
+  private static TransferConfig transfer(JsonSection section) {
+    TransferConfig d = TransferConfig.defaults();
+    return new TransferConfig(
         section.positiveLong("recordsPerSecond", d.recordsPerSecond()),
         section.positiveLong("bytesPerSecond", d.bytesPerSecond()));
   }

@@ -7,7 +7,8 @@ import java.util.List;
  * Everything a node is started from, loaded and validated by {@link ConfigLoader}.
  *
  * @param url               this node's own address; it listens there
- * @param cluster           every node of the static topology, sorted, including {@code url}
+ * @param cluster           the nodes of the cluster as the conf lists them, sorted, including {@code url}: the
+ *                          first topology of a new cluster; afterwards the agreed topology prevails
  * @param dataDir           RocksDB directory of this node
  * @param hazelcast         membership settings, null for a single node
  * @param eventLoops        event-loop threads, one HTTP verticle each
@@ -21,11 +22,12 @@ import java.util.List;
  * @param hints             hinted handoff settings
  * @param storage           RocksDB settings
  * @param antiEntropy       how replicas compare and repair what they share
+ * @param transfer          how fast this node takes in records when the topology changes
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
                          long maxClockOffsetMs, String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage,
-                         AntiEntropyConfig antiEntropy) {
+                         AntiEntropyConfig antiEntropy, TransferConfig transfer) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
@@ -49,7 +51,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS,
         DEFAULT_MAX_CLOCK_OFFSET_MS, null, null, HintsConfig.defaults(), StorageConfig.defaults(),
-        AntiEntropyConfig.defaults());
+        AntiEntropyConfig.defaults(), TransferConfig.defaults());
   }
 
   public int clusterSize() {

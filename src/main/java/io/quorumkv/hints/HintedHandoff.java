@@ -4,6 +4,7 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.MissedWrites;
 import io.quorumkv.replication.Replica;
+import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.replication.ReplicaFailure;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageExecutor;
@@ -45,7 +46,7 @@ public final class HintedHandoff implements MissedWrites {
   private final LongAdder stored = new LongAdder();
   private final LongAdder delivered = new LongAdder();
   private final LongAdder dropped = new LongAdder();
-  private volatile Map<NodeUrl, Replica> replicas = Map.of();
+  private volatile ReplicaDirectory replicas;
 
   public HintedHandoff(HintStore store, StorageExecutor executor, HybridLogicalClock clock, LiveNodes liveNodes,
                        long windowMillis) {
@@ -57,7 +58,7 @@ public final class HintedHandoff implements MissedWrites {
   }
 
   /** Loads the counts of hints kept from before a restart and the replicas to replay to. */
-  public Future<Void> start(Map<NodeUrl, Replica> replicasForReplay) {
+  public Future<Void> start(ReplicaDirectory replicasForReplay) {
     this.replicas = replicasForReplay;
     return executor.submit(store::countByTarget).map(counts -> {
       counts.forEach((target, count) -> pending.computeIfAbsent(target, t -> new AtomicLong()).addAndGet(count));

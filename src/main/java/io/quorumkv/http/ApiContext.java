@@ -3,7 +3,6 @@ package io.quorumkv.http;
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.cluster.LiveNodes;
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.replication.InFlightWrites;
@@ -11,6 +10,7 @@ import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicationObserver;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.versioning.HybridLogicalClock;
 
 import java.time.InstantSource;
@@ -22,9 +22,10 @@ import java.util.List;
  * @param mounts      routes of other parts of the node (admin, metrics)
  * @param trees       answers other nodes' anti-entropy exchanges
  * @param antiEntropy the exchanges this node starts, for their state
+ * @param topology    the agreed topology, as this node last saw it
  * @param keyLocks    serialize the conditional writes this node runs as a key's first replica
  */
-public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, Rendezvous placement,
+public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, ClusterTopology topology,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
                          List<RouteMount> mounts, InstantSource wallClock, TreeService trees,

@@ -8,8 +8,9 @@ import io.quorumkv.range.RangeProtocol;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.InternalProtocol;
-import io.quorumkv.replication.Replica;
 import io.quorumkv.replication.ReplicaDirectory;
+import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.topology.TransferProtocol;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
@@ -17,7 +18,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
-import java.util.Map;
 
 /** The public HTTP API (docs/api.md): routes, and the 400/405/413 answers around them. */
 public final class ApiRouter {
@@ -34,8 +34,9 @@ public final class ApiRouter {
   /** The router of one HTTP verticle; call on its event loop (its replica clients stay there). */
   public static Router create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
-    Map<NodeUrl, Replica> replicas = ReplicaDirectory.create(vertx, config, api.storage());
-    Coordinator coordinator = new Coordinator(api.clock(), api.placement(), api.liveNodes(), replicas, config.url(),
+    ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, api.storage());
+    ClusterTopology topology = api.topology();
+    Coordinator coordinator = new Coordinator(api.clock(), topology::current, api.liveNodes(), replicas, config.url(),
         api.hints(), api.readRepair(), api.replicationObserver(), api.inFlightWrites());
     long lockWaitMs = 2 * config.replicaTimeoutMs();
     ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()),
@@ -44,12 +45,12 @@ public final class ApiRouter {
     ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config.url(), config.clusterSecret(),
         config.replicaTimeoutMs(), lockWaitMs + 3 * config.replicaTimeoutMs());
     EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
-        config.clusterSize(), api.wallClock());
+        () -> topology.current().readSize(), api.wallClock());
     RangeHandler range = new RangeHandler(vertx, api.storage(),
-        new ClusterRange(vertx, config, api.liveNodes(), api.storage()), api.wallClock());
+        new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage()), api.wallClock());
     InternalRangeHandler internalRange = new InternalRangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
-    ClusterHandler cluster = new ClusterHandler(config, api.liveNodes(), api.hints(), api.readRepair(), api.antiEntropy());
+    ClusterHandler cluster = new ClusterHandler(config, topology, api.liveNodes(), api.hints(), api.readRepair(), api.antiEntropy());
     Router router = Router.router(vertx);
 
     router.get(ENTITY).handler(guarded(entity::get));
@@ -80,6 +81,11 @@ public final class ApiRouter {
     router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
         .handler(guarded(internal::batch));
     router.route(InternalProtocol.BATCH_PATH).handler(ApiErrors.methodNotAllowed("POST"));
+
+    TransferHandler transfer = new TransferHandler(api.storage(), topology);
+    router.route(TransferProtocol.PATH).handler(internal::authorize);
+    router.get(TransferProtocol.PATH).handler(guarded(transfer::handle));
+    router.route(TransferProtocol.PATH).handler(ApiErrors.methodNotAllowed("GET"));
 
     router.route(RangeProtocol.PATH).handler(internal::authorize);
     router.get(RangeProtocol.PATH).handler(guarded(internalRange::handle));

@@ -6,6 +6,9 @@ import io.quorumkv.antientropy.PeerStatus;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.topology.Topology;
+import io.quorumkv.topology.TransferProgress;
 import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.replication.ReadRepair;
 import io.vertx.core.http.HttpHeaders;
@@ -14,22 +17,23 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code GET /v0/cluster}: every node of the topology, its state and whether membership sees it
- * alive, with this node's hinted handoff, read repair and anti-entropy state.
+ * {@code GET /v0/cluster}: the agreed topology (epoch, stage, change under way), every node with
+ * its state and whether membership sees it alive, the transfers of a change under way, and this
+ * node's hinted handoff, read repair and anti-entropy state.
  */
 final class ClusterHandler {
-  /** A node's place in the topology; every node is a full member until nodes can join and leave. */
-  private static final String NORMAL = "normal";
 
   private final NodeConfig config;
+  private final ClusterTopology topology;
   private final LiveNodes liveNodes;
   private final HintedHandoff hints;
   private final ReadRepair readRepair;
   private final AntiEntropy antiEntropy;
 
-  ClusterHandler(NodeConfig config, LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
+  ClusterHandler(NodeConfig config, ClusterTopology topology, LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                  AntiEntropy antiEntropy) {
     this.config = config;
+    this.topology = topology;
     this.liveNodes = liveNodes;
     this.hints = hints;
     this.readRepair = readRepair;
@@ -37,16 +41,26 @@ final class ClusterHandler {
   }
 
   void handle(RoutingContext ctx) {
+    Topology current = topology.current();
     JsonArray nodes = new JsonArray();
-    for (NodeUrl node : config.cluster()) {
-      nodes.add(new JsonObject().put("url", node.toString()).put("state", NORMAL)
+    for (NodeUrl node : current.allNodes()) {
+      Topology.State state = current.members().get(node);
+      nodes.add(new JsonObject().put("url", node.toString())
+          .put("state", state == null ? "leaving" : Topology.name(state))
           .put("alive", liveNodes.isAlive(node))
           .put("self", node.equals(config.url())));
     }
     ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
         .end(new JsonObject()
             .put("self", config.url().toString())
+            .put("topology", new JsonObject()
+                .put("epoch", current.epoch())
+                .put("stage", Topology.name(current.stage()))
+                .put("change", current.change() == null ? null : new JsonObject()
+                    .put("kind", Topology.name(current.change().kind()))
+                    .put("node", current.change().node().toString())))
             .put("nodes", nodes)
+            .put("transfers", TransferProgress.ofChange(current, topology.board().transfers()))
             .put("hints", new JsonObject()
                 .put("pending", pendingHints())
                 .put("stored", hints.stored())

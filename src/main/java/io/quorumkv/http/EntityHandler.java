@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.InstantSource;
+import java.util.function.IntSupplier;
 import java.util.function.LongPredicate;
 
 /**
@@ -27,11 +28,11 @@ final class EntityHandler {
   private final ConditionalWrites conditionalWrites;
   private final ConditionalForwarder forwarder;
   private final NodeUrl self;
-  private final int clusterSize;
+  private final IntSupplier clusterSize;
   private final InstantSource wallClock;
 
   EntityHandler(Coordinator coordinator, ConditionalWrites conditionalWrites, ConditionalForwarder forwarder,
-                NodeUrl self, int clusterSize, InstantSource wallClock) {
+                NodeUrl self, IntSupplier clusterSize, InstantSource wallClock) {
     this.coordinator = coordinator;
     this.conditionalWrites = conditionalWrites;
     this.forwarder = forwarder;
@@ -151,7 +152,7 @@ final class EntityHandler {
 
   private Quorum quorumOf(QueryParams params) {
     return Quorum.parse(params.optionalInteger("ack", "a positive integer"),
-        params.optionalInteger("from", "a positive integer"), clusterSize);
+        params.optionalInteger("from", "a positive integer"), clusterSize.getAsInt());
   }
 
   /**

@@ -10,6 +10,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /** What a {@link RangeStream} reads from the store and how it puts it on the wire. */
 interface RangeFormat {
@@ -45,8 +46,13 @@ interface RangeFormat {
 
   /** The internal stream of {@link RangeProtocol}: every stored record, a batch per write, then the end frame. */
   static RangeFormat recordFrames() {
+    return recordFrames(entry -> true);
+  }
+
+  /** {@link #recordFrames()} of only the records {@code sent} takes. */
+  static RangeFormat recordFrames(Predicate<RangeEntry> sent) {
     return new RangeFormat() {
-      private long sent;
+      private long count;
 
       @Override
       public Future<RangeBatch> next(StorageService storage, RangeCursor cursor, int maxRecords, int maxBytes) {
@@ -55,15 +61,16 @@ interface RangeFormat {
 
       @Override
       public void write(HttpServerResponse response, List<RangeEntry> entries) {
-        if (!entries.isEmpty()) {
-          response.write(RangeProtocol.encodeRecords(entries));
-          sent += entries.size();
+        List<RangeEntry> taken = entries.stream().filter(sent).toList();
+        if (!taken.isEmpty()) {
+          response.write(RangeProtocol.encodeRecords(taken));
+          count += taken.size();
         }
       }
 
       @Override
       public void end(HttpServerResponse response) {
-        response.end(RangeProtocol.encodeEnd(sent));
+        response.end(RangeProtocol.encodeEnd(count));
       }
     };
   }

@@ -5,6 +5,7 @@ import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.topology.Topology;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.PoolOptions;
@@ -13,6 +14,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Opens the sources of a cluster-wide range, one per node of the topology: this node's store
@@ -37,12 +39,15 @@ public final class ClusterRange {
 
   private final NodeConfig config;
   private final LiveNodes liveNodes;
+  private final Supplier<Topology> topology;
   private final StorageService storage;
   private final HttpClient client;
 
   /** Call on the event loop that will run the ranges: the client's connections stay on it. */
-  public ClusterRange(Vertx vertx, NodeConfig config, LiveNodes liveNodes, StorageService storage) {
+  public ClusterRange(Vertx vertx, NodeConfig config, Supplier<Topology> topology, LiveNodes liveNodes,
+                      StorageService storage) {
     this.config = config;
+    this.topology = topology;
     this.liveNodes = liveNodes;
     this.storage = storage;
     this.client = vertx.createHttpClient(PeerClientOptions.from(config.url(), OPEN_TIMEOUT_MS)
@@ -52,11 +57,11 @@ public final class ClusterRange {
 
   /** The nodes of the topology that membership sees down: a cluster range needs none. */
   public List<NodeUrl> down() {
-    return config.cluster().stream().filter(node -> !liveNodes.isAlive(node)).toList();
+    return topology.get().readNodes().stream().filter(node -> !liveNodes.isAlive(node)).toList();
   }
 
   public int nodes() {
-    return config.clusterSize();
+    return topology.get().readSize();
   }
 
   /** One unstarted source per node of the topology for {@code [start, end)} ({@code end} null for no bound). */
@@ -65,7 +70,7 @@ public final class ClusterRange {
     int maxPayloadBytes = (int) Math.min(Integer.MAX_VALUE - FRAME_OVERHEAD_BYTES, config.maxBodyBytes())
         + FRAME_OVERHEAD_BYTES;
     List<RangeSource> sources = new ArrayList<>();
-    for (NodeUrl node : config.cluster()) {
+    for (NodeUrl node : topology.get().readNodes()) {
       sources.add(node.equals(config.url())
           ? new LocalRangeSource(node, storage, start, end)
           : new RemoteRangeSource(client, node, uri, config.clusterSecret(), maxPayloadBytes));

@@ -3,6 +3,7 @@ package io.quorumkv.range;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.storage.RangeEntry;
+import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
@@ -20,7 +21,7 @@ import java.util.ArrayDeque;
  * scan waits on its full write queue; reading resumes when the merge has taken half of them.
  * A stream that ends or breaks before its end frame is a failure, never a shorter range.
  */
-final class RemoteRangeSource implements RangeSource {
+public final class RemoteRangeSource implements RangeSource {
   static final int MAX_BUFFERED_BYTES = 256 * 1024;
   static final int MAX_BUFFERED_RECORDS = 1024;
 
@@ -34,6 +35,7 @@ final class RemoteRangeSource implements RangeSource {
   private HttpClientRequest request;
   private RecordParser parser;
   private RangeProtocol.Header header;
+  private MultiMap responseHeaders = MultiMap.caseInsensitiveMultiMap();
   private long bufferedBytes;
   private long received;
   private boolean paused;
@@ -43,7 +45,7 @@ final class RemoteRangeSource implements RangeSource {
   private boolean failed;
 
   /** @param uri the path and query of the internal range request */
-  RemoteRangeSource(HttpClient client, NodeUrl node, String uri, String secret, int maxPayloadBytes) {
+  public RemoteRangeSource(HttpClient client, NodeUrl node, String uri, String secret, int maxPayloadBytes) {
     this.client = client;
     this.node = node;
     this.uri = uri;
@@ -82,6 +84,7 @@ final class RemoteRangeSource implements RangeSource {
   }
 
   private void read(HttpClientResponse response) {
+    responseHeaders = response.headers();
     parser = RecordParser.newFixed(RangeProtocol.HEADER_BYTES, response);
     parser.exceptionHandler(failure -> {
       if (!endFrame) {
@@ -139,6 +142,11 @@ final class RemoteRangeSource implements RangeSource {
     if (wasEmpty) {
       listener.ready();
     }
+  }
+
+  /** A header of the stream's response; null before it arrived or when absent. */
+  public String header(String name) {
+    return responseHeaders.get(name);
   }
 
   @Override

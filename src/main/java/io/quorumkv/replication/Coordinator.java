@@ -1,21 +1,25 @@
 package io.quorumkv.replication;
 
 import io.quorumkv.cluster.LiveNodes;
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.Record;
+import io.quorumkv.topology.Topology;
 import io.quorumkv.versioning.ClockException;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * Runs a client request against the key's replicas: the first {@code from} nodes of its
- * rendezvous order, called in parallel (this node directly, the others over HTTP). Writes are
+ * rendezvous order over the topology in force (during a change, writes go to the key's old and new
+ * owners and need {@code ack} in each, see {@link Topology#writeSets}), called in parallel (this node directly, the others over HTTP). Writes are
  * versioned from this node's clock, carry {@code from} as their replica count (the key's
  * {@link HomeSet}), and are answered once {@code ack} replicas stored them as their freshest
  * record (replicas holding a newer one make the write go again above it); a replica that misses
@@ -28,21 +32,21 @@ public final class Coordinator {
   static final int MAX_WRITE_ATTEMPTS = 16;
 
   private final HybridLogicalClock clock;
-  private final Rendezvous placement;
+  private final Supplier<Topology> topology;
   private final LiveNodes liveNodes;
-  private final Map<NodeUrl, Replica> replicas;
+  private final ReplicaDirectory replicas;
   private final NodeUrl self;
   private final MissedWrites missedWrites;
   private final ReadRepair readRepair;
   private final ReplicationObserver observer;
   private final InFlightWrites inFlight;
 
-  /** @param replicas every node of the topology as a replica, {@code self} as a local one */
-  public Coordinator(HybridLogicalClock clock, Rendezvous placement, LiveNodes liveNodes, Map<NodeUrl, Replica> replicas,
+  /** @param topology the topology in force, read afresh by each request */
+  public Coordinator(HybridLogicalClock clock, Supplier<Topology> topology, LiveNodes liveNodes, ReplicaDirectory replicas,
                      NodeUrl self, MissedWrites missedWrites, ReadRepair readRepair, ReplicationObserver observer,
                      InFlightWrites inFlight) {
     this.clock = clock;
-    this.placement = placement;
+    this.topology = topology;
     this.liveNodes = liveNodes;
     this.replicas = replicas;
     this.self = self;
@@ -60,13 +64,14 @@ public final class Coordinator {
   public Future<Record> read(byte[] key, Quorum quorum) {
     ReadQuorumCollector collector = new ReadQuorumCollector(quorum);
     Map<NodeUrl, Future<Record>> answers = new LinkedHashMap<>();
-    for (NodeUrl node : placement.replicasFor(key, quorum.from())) {
+    Topology topology = this.topology.get();
+    for (NodeUrl node : topology.readReplicas(key, quorum.from())) {
       Future<Record> answer = call(node, replica -> replica.read(key)).compose(this::observed);
       answers.put(node, answer);
       collector.track(node, answer);
     }
     if (answers.size() > 1) {
-      readRepair.afterAllAnswers(key, answers, replicas, placement);
+      readRepair.afterAllAnswers(key, answers, replicas, topology.readPlacement());
     }
     return collector.outcome().andThen(this::countQuorumFailure);
   }
@@ -112,7 +117,7 @@ public final class Coordinator {
    * is: the node that serializes the key's conditional writes.
    */
   public NodeUrl firstLiveReplica(byte[] key, int from) {
-    for (NodeUrl node : placement.replicasFor(key, from)) {
+    for (NodeUrl node : topology.get().readReplicas(key, from)) {
       if (liveNodes.isAlive(node)) {
         return node;
       }
@@ -143,8 +148,9 @@ public final class Coordinator {
 
   private Future<Long> writeAt(byte[] key, LongFunction<Record> recordAt, Record record, Quorum quorum, int attempt,
                                int maxAttempts) {
-    WriteQuorumCollector collector = new WriteQuorumCollector(quorum);
-    for (NodeUrl node : placement.replicasFor(key, quorum.from())) {
+    List<List<NodeUrl>> sets = topology.get().writeSets(key, quorum.from());
+    WriteQuorumCollector collector = new WriteQuorumCollector(quorum, sets);
+    for (NodeUrl node : targetsOf(sets)) {
       Future<WriteAnswer> written = call(node, replica -> replica.write(key, record));
       if (!node.equals(self)) {
         inFlight.track(written.recover(missed -> ReplicaFailure.kindOf(missed) == ReplicaFailure.Kind.REFUSED
@@ -161,6 +167,19 @@ public final class Coordinator {
       }
       return Future.failedFuture(failure);
     });
+  }
+
+  private static List<NodeUrl> targetsOf(List<List<NodeUrl>> sets) {
+    if (sets.size() == 1) {
+      return sets.get(0);
+    }
+    List<NodeUrl> targets = new ArrayList<>(sets.get(0));
+    for (NodeUrl node : sets.get(1)) {
+      if (!targets.contains(node)) {
+        targets.add(node);
+      }
+    }
+    return targets;
   }
 
   private <T> Future<T> call(NodeUrl node, Function<Replica, Future<T>> operation) {

@@ -28,7 +28,7 @@ public final class ReadRepair {
   private final LongAdder pending = new LongAdder();
 
   /** Waits for all the read's answers, then repairs the stale replicas of the key's home set. */
-  void afterAllAnswers(byte[] key, Map<NodeUrl, Future<Record>> answers, Map<NodeUrl, Replica> replicas,
+  void afterAllAnswers(byte[] key, Map<NodeUrl, Future<Record>> answers, ReplicaDirectory replicas,
                        Rendezvous placement) {
     Future.join(new ArrayList<>(answers.values())).onComplete(all -> {
       repair(key, answers, replicas, placement);
@@ -36,7 +36,7 @@ public final class ReadRepair {
     });
   }
 
-  private void repair(byte[] key, Map<NodeUrl, Future<Record>> answers, Map<NodeUrl, Replica> replicas,
+  private void repair(byte[] key, Map<NodeUrl, Future<Record>> answers, ReplicaDirectory replicas,
                       Rendezvous placement) {
     Record converged = null;
     for (Future<Record> answer : answers.values()) {

@@ -8,30 +8,35 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.WebClient;
 
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** Builds the replica for every node of the topology, as seen from one event loop. */
+/**
+ * The replica of each node, as seen from one event loop: this node's own store locally, any other
+ * node over HTTP. Replicas are made on first use, so nodes that join later have one too.
+ */
 public final class ReplicaDirectory {
-  private ReplicaDirectory() {
-  }
+  private final Vertx vertx;
+  private final NodeConfig config;
+  private final WebClient client;
+  private final Replica local;
+  private final Map<NodeUrl, Replica> remote = new ConcurrentHashMap<>();
 
   /** Call from the event loop that will use the replicas: the HTTP client's connections stay on it. */
-  public static Map<NodeUrl, Replica> create(Vertx vertx, NodeConfig config, StorageService storage) {
-    Map<NodeUrl, Replica> replicas = new HashMap<>();
-    WebClient client = null;
-    for (NodeUrl node : config.cluster()) {
-      if (node.equals(config.url())) {
-        replicas.put(node, new LocalReplica(storage));
-      } else {
-        if (client == null) {
-          client = WebClient.create(vertx, PeerClientOptions.from(config.url(), config.replicaTimeoutMs()),
-              // A RemoteReplica never has more batches in flight than this, so more connections would idle.
-              new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
-        }
-        replicas.put(node, new RemoteReplica(vertx, node, client, config.replicaTimeoutMs(), config.clusterSecret()));
-      }
+  public ReplicaDirectory(Vertx vertx, NodeConfig config, StorageService storage) {
+    this.vertx = vertx;
+    this.config = config;
+    this.local = new LocalReplica(storage);
+    this.client = WebClient.create(vertx, PeerClientOptions.from(config.url(), config.replicaTimeoutMs()),
+        // A RemoteReplica never has more batches in flight than this, so more connections would idle.
+        new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
+  }
+
+  public Replica get(NodeUrl node) {
+    if (node.equals(config.url())) {
+      return local;
     }
-    return Map.copyOf(replicas);
+    return remote.computeIfAbsent(node, other -> new RemoteReplica(vertx, other, client, config.replicaTimeoutMs(),
+        config.clusterSecret()));
   }
 }

@@ -1,0 +1,118 @@
+package io.quorumkv.cluster;
+
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.topology.TopologyBoard;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The {@link TopologyBoard} on Hazelcast maps, replicated across the members: the topology under
+ * one key, changed by Hazelcast's atomic replace; the applied epochs and transfer progress under
+ * each node's and transfer's key, followed by entry listeners into local caches. The map calls,
+ * which may block, run one at a time on a worker thread of their own, never on an event loop.
+ */
+public final class HazelcastBoard implements TopologyBoard {
+  static final String TOPOLOGY_MAP = "quorumkv.topology";
+  static final String APPLIED_MAP = "quorumkv.applied";
+  static final String TRANSFERS_MAP = "quorumkv.transfers";
+  private static final String KEY = "topology";
+  static final String WORKER_POOL = "quorumkv-topology-board";
+
+  private final HazelcastInstance hazelcast;
+  private final WorkerExecutor worker;
+  private IMap<String, String> topology;
+  private IMap<String, Long> appliedMap;
+  private IMap<String, String> transfersMap;
+  private final Map<NodeUrl, Long> applied = new ConcurrentHashMap<>();
+  private final Map<String, JsonObject> transfers = new ConcurrentHashMap<>();
+  private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+
+  public HazelcastBoard(Vertx vertx, HazelcastInstance hazelcast) {
+    this.hazelcast = hazelcast;
+    // One thread: the board's calls run in the order they were made.
+    this.worker = vertx.createSharedWorkerExecutor(WORKER_POOL, 1);
+  }
+
+  @Override
+  public Future<Void> start() {
+    return worker.executeBlocking(() -> {
+      topology = hazelcast.getMap(TOPOLOGY_MAP);
+      appliedMap = hazelcast.getMap(APPLIED_MAP);
+      transfersMap = hazelcast.getMap(TRANSFERS_MAP);
+      topology.addEntryListener(new Follower<String>(event -> listeners.forEach(l -> l.accept(event.getValue()))), true);
+      appliedMap.addEntryListener(new Follower<Long>(event -> applied.put(NodeUrl.parse("applied", event.getKey()),
+          event.getValue())), true);
+      transfersMap.addEntryListener(new Follower<String>(event -> transfers.put(event.getKey(),
+          new JsonObject(event.getValue()))), true);
+      appliedMap.forEach((node, epoch) -> applied.merge(NodeUrl.parse("applied", node), epoch, Math::max));
+      transfersMap.forEach((id, progress) -> transfers.putIfAbsent(id, new JsonObject(progress)));
+      return null;
+    });
+  }
+
+  @Override
+  public Future<String> read() {
+    return worker.executeBlocking(() -> topology.get(KEY));
+  }
+
+  @Override
+  public Future<Boolean> compareAndSet(String expected, String next) {
+    return worker.executeBlocking(() -> expected == null
+        ? topology.putIfAbsent(KEY, next) == null
+        : topology.replace(KEY, expected, next));
+  }
+
+  @Override
+  public void onTopology(Consumer<String> listener) {
+    listeners.add(listener);
+  }
+
+  @Override
+  public void publishApplied(NodeUrl node, long epoch) {
+    applied.put(node, epoch);
+    worker.executeBlocking(() -> appliedMap.put(node.toString(), epoch));
+  }
+
+  @Override
+  public Map<NodeUrl, Long> applied() {
+    return Map.copyOf(applied);
+  }
+
+  @Override
+  public void publishTransfer(String id, JsonObject progress) {
+    transfers.put(id, progress);
+    worker.executeBlocking(() -> transfersMap.put(id, progress.encode()));
+  }
+
+  @Override
+  public Map<String, JsonObject> transfers() {
+    return Map.copyOf(transfers);
+  }
+
+  /** Passes every added or updated entry to one handler, on a Hazelcast event thread. */
+  private record Follower<V>(Consumer<EntryEvent<String, V>> handler)
+      implements EntryAddedListener<String, V>, EntryUpdatedListener<String, V> {
+    @Override
+    public void entryAdded(EntryEvent<String, V> event) {
+      handler.accept(event);
+    }
+
+    @Override
+    public void entryUpdated(EntryEvent<String, V> event) {
+      handler.accept(event);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.quorumkv.topology;
+
+import io.quorumkv.config.NodeUrl;
+import io.vertx.core.Future;
+
+import java.time.InstantSource;
+import java.util.function.UnaryOperator;
+
+/**
+ * Moves a change through its steps. One node drives (the live member whose URL sorts first; any
+ * node can take over, since each step is a compare-and-set from the epoch it read): from
+ * streaming to cutover once every transfer is done, from cutover to stable once every live node
+ * applied the cutover and writes begun before it had their replica timeout. Every tick it also
+ * brings the board level with this node's topology. Runs on the maintenance context.
+ */
+public final class ChangeDriver {
+  private static final System.Logger LOG = System.getLogger(ChangeDriver.class.getName());
+
+  private final ClusterTopology topology;
+  private final SettledGrace grace;
+
+  /** @param graceMs how long after every node applied a step the next may come: the replica timeout */
+  public ChangeDriver(ClusterTopology topology, long graceMs, InstantSource wallClock) {
+    this.topology = topology;
+    this.grace = new SettledGrace(topology, graceMs, wallClock);
+  }
+
+  public Future<?> tick() {
+    return topology.reconcile().<Object>compose(level -> {
+      Topology current = topology.current();
+      if (current.isStable() || !drives(current) || !grace.over(current.epoch())) {
+        return Future.succeededFuture();
+      }
+      if (current.stage() == Topology.Stage.STREAMING
+          && TransferProgress.allDone(current, topology.board().transfers())) {
+        return step(current, Topology::cutOver);
+      }
+      if (current.stage() == Topology.Stage.CUTOVER) {
+        return step(current, Topology::settle);
+      }
+      return Future.succeededFuture();
+    });
+  }
+
+
+  private boolean drives(Topology current) {
+    for (NodeUrl node : current.members().keySet()) {
+      boolean removed = current.change() != null && current.change().kind() == Topology.Kind.REMOVE
+          && current.change().node().equals(node);
+      if (!removed && topology.liveNodes().isAlive(node)) {
+        return node.equals(topology.self());
+      }
+    }
+    return false;
+  }
+
+  private Future<Object> step(Topology from, UnaryOperator<Topology> step) {
+    return topology.change(on -> {
+      if (on.epoch() != from.epoch()) {
+        throw new TopologyException("the topology moved on to epoch " + on.epoch());
+      }
+      return step.apply(on);
+    }).onSuccess(next -> LOG.log(System.Logger.Level.INFO, "change " + from.change() + ": " + Topology.name(from.stage())
+        + " done, now " + Topology.name(next.stage()) + " at epoch " + next.epoch()))
+        .<Object>map(next -> next)
+        .recover(e -> e instanceof TopologyException ? Future.succeededFuture() : Future.failedFuture(e));
+  }
+}

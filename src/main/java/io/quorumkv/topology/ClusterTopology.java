@@ -1,0 +1,224 @@
+package io.quorumkv.topology;
+
+import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.storage.MetaStore;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * This node's view of the agreed topology: the newest one the {@link TopologyBoard} showed,
+ * persisted in the meta data on every change (so a restart, even of every node at once, brings
+ * the cluster back to it) and reported back as applied. Changes are compare-and-set on the board,
+ * so of two changes at once one is refused.
+ */
+public final class ClusterTopology {
+  private static final System.Logger LOG = System.getLogger(ClusterTopology.class.getName());
+  private static final String PERSISTED = "topology";
+  private static final String DEPARTED = "topology.departed";
+  private static final int MAX_CHANGE_ATTEMPTS = 8;
+
+  private final Vertx vertx;
+  private final NodeUrl self;
+  private final TopologyBoard board;
+  private final MetaStore meta;
+  private final LiveNodes liveNodes;
+  private final List<Consumer<Topology>> listeners = new CopyOnWriteArrayList<>();
+  private final Promise<Long> departed = Promise.promise();
+  private volatile Topology current;
+
+  public ClusterTopology(Vertx vertx, NodeUrl self, TopologyBoard board, MetaStore meta, LiveNodes liveNodes) {
+    this.vertx = vertx;
+    this.self = self;
+    this.board = board;
+    this.meta = meta;
+    this.liveNodes = liveNodes;
+  }
+
+  /**
+   * Agrees on the topology with the others (this node's persisted one if it is newer than the
+   * board's, the conf's nodes if there is none anywhere yet), and joins it if this node is new.
+   * Fails with a {@link TopologyException} when this node left the cluster or cannot join now.
+   */
+  public Future<Topology> start(Collection<NodeUrl> confNodes) {
+    board.onTopology(text -> apply(Topology.fromJson(text)));
+    return vertx.executeBlocking(this::persisted).compose(persisted -> board.start()
+        .compose(started -> vertx.executeBlocking(() -> meta.readLong(DEPARTED, 0)))
+        .compose(departedAt -> {
+          if (departedAt > 0) {
+            return Future.failedFuture(new TopologyException("this node left the cluster at epoch " + departedAt
+                + "; to add it again, start it with an empty dataDir"));
+          }
+          return agree(persisted == null ? Topology.initial(confNodes) : persisted, persisted != null);
+        })
+        .compose(agreed -> {
+          apply(agreed);
+          if (agreed.allNodes().contains(self)) {
+            return Future.succeededFuture(agreed);
+          }
+          if (persisted != null && persisted.allNodes().contains(self)) {
+            return Future.failedFuture(new TopologyException("this node was removed from the cluster (epoch "
+                + agreed.epoch() + "); to add it again, start it with an empty dataDir"));
+          }
+          return change(this::joining);
+        })
+        .onSuccess(agreed -> logDifference(agreed, confNodes)));
+  }
+
+  private Topology joining(Topology on) {
+    requireAllAlive(on, null);
+    return on.withJoining(self);
+  }
+
+  /** Refuses a change while a node that takes part (any but {@code except}) is down. */
+  public void requireAllAlive(Topology on, NodeUrl except) {
+    for (NodeUrl node : on.allNodes()) {
+      if (!node.equals(except) && !node.equals(self) && !liveNodes.isAlive(node)) {
+        throw new TopologyException("node " + node + " is down: a change needs every node up");
+      }
+    }
+  }
+
+  /** The board's topology, or {@code candidate} if the board has none or an older one it may replace. */
+  private Future<Topology> agree(Topology candidate, boolean mayReplace) {
+    return board.read().compose(text -> {
+      Topology onBoard = text == null ? null : Topology.fromJson(text);
+      if (onBoard != null && (!mayReplace || onBoard.epoch() >= candidate.epoch())) {
+        return Future.succeededFuture(onBoard);
+      }
+      return board.compareAndSet(text, candidate.encode())
+          .compose(set -> set ? Future.succeededFuture(candidate) : agree(candidate, mayReplace));
+    });
+  }
+
+  /**
+   * Makes one change: {@code step} applied to the board's topology (a {@link TopologyException}
+   * from it fails the change), written if nobody changed the board meanwhile, else tried again.
+   */
+  public Future<Topology> change(UnaryOperator<Topology> step) {
+    return change(step, 1);
+  }
+
+  private Future<Topology> change(UnaryOperator<Topology> step, int attempt) {
+    return board.read().compose(text -> {
+      Topology on = text == null ? current : Topology.fromJson(text);
+      Topology next;
+      try {
+        next = step.apply(on);
+      } catch (TopologyException e) {
+        return Future.failedFuture(e);
+      }
+      return board.compareAndSet(text, next.encode()).compose(set -> {
+        if (set) {
+          apply(next);
+          return Future.succeededFuture(next);
+        }
+        return attempt < MAX_CHANGE_ATTEMPTS ? change(step, attempt + 1)
+            : Future.failedFuture(new TopologyException("the topology kept changing; try again"));
+      });
+    });
+  }
+
+  /**
+   * Brings the board and this node level: a board that lost the topology or holds an older one
+   * (all its members restarted, a partition healed) gets this node's; a newer one is applied.
+   */
+  public Future<Void> reconcile() {
+    Topology mine = current;
+    return board.read().compose(text -> {
+      Topology onBoard = text == null ? null : Topology.fromJson(text);
+      if (onBoard == null || onBoard.epoch() < mine.epoch()) {
+        return board.compareAndSet(text, mine.encode()).mapEmpty();
+      }
+      apply(onBoard);
+      return Future.succeededFuture();
+    });
+  }
+
+  private void apply(Topology next) {
+    Topology before;
+    synchronized (this) {
+      before = current;
+      if (before != null && next.epoch() <= before.epoch()) {
+        return;
+      }
+      current = next;
+    }
+    LOG.log(System.Logger.Level.INFO, "topology " + next);
+    vertx.executeBlocking(() -> {
+      meta.write(PERSISTED, current.encode().getBytes(StandardCharsets.UTF_8));
+      return null;
+    }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "cannot persist the topology: " + e.getMessage()));
+    board.publishApplied(self, next.epoch());
+    listeners.forEach(listener -> listener.accept(next));
+    if (before != null && before.allNodes().contains(self) && !next.allNodes().contains(self)) {
+      vertx.executeBlocking(() -> {
+        meta.writeLong(DEPARTED, next.epoch());
+        return null;
+      }).onComplete(written -> departed.tryComplete(next.epoch()));
+    }
+  }
+
+  /** Blocking. */
+  private Topology persisted() {
+    byte[] bytes = meta.read(PERSISTED);
+    return bytes == null ? null : Topology.fromJson(new String(bytes, StandardCharsets.UTF_8));
+  }
+
+  private void logDifference(Topology agreed, Collection<NodeUrl> confNodes) {
+    Set<String> conf = new TreeSet<>(confNodes.stream().map(NodeUrl::toString).toList());
+    Set<String> members = new TreeSet<>(agreed.members().keySet().stream().map(NodeUrl::toString).toList());
+    if (!conf.equals(members)) {
+      LOG.log(System.Logger.Level.WARNING, "the conf's cluster " + conf + " differs from the agreed topology "
+          + members + " (epoch " + agreed.epoch() + "); following the agreed one");
+    }
+  }
+
+  public Topology current() {
+    return current;
+  }
+
+  /** Called, on a thread it must not block, with each newer topology. */
+  public void onChange(Consumer<Topology> listener) {
+    listeners.add(listener);
+  }
+
+  /** Whether every live node taking part in {@code epoch}'s step has applied it. */
+  public boolean settled(long epoch) {
+    Map<NodeUrl, Long> applied = board.applied();
+    for (NodeUrl node : current.allNodes()) {
+      if (liveNodes.isAlive(node) && applied.getOrDefault(node, 0L) < epoch) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Completes with the epoch at which this node left the topology. */
+  public Future<Long> departed() {
+    return departed.future();
+  }
+
+  public NodeUrl self() {
+    return self;
+  }
+
+  public TopologyBoard board() {
+    return board;
+  }
+
+  public LiveNodes liveNodes() {
+    return liveNodes;
+  }
+}

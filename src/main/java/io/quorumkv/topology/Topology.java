@@ -1,0 +1,317 @@
+package io.quorumkv.topology;
+
+import io.quorumkv.cluster.Rendezvous;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.HomeSet;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The topology in force: the member nodes with their states, an epoch that grows with every
+ * step, and the change under way. Immutable; every node derives the same placements from it.
+ *
+ * <p>A change takes three steps, each a new epoch. {@link Stage#STREAMING}: a joining node is
+ * {@code joining} (a leaving one {@code leaving}); reads go to the old owners, writes to the old
+ * and the new ones with {@code ack} in each set, and the receivers pull the keys they gain.
+ * {@link Stage#CUTOVER}: the joiner is {@code normal} (the leaver gone) and reads go to the new
+ * owners, while writes still reach the old ones, so a node still reading the old owners misses
+ * nothing. {@link Stage#STABLE}: writes go to the new owners only, and copies elsewhere are dropped.
+ */
+public final class Topology {
+  public enum State { JOINING, NORMAL, LEAVING }
+
+  public enum Stage { STABLE, STREAMING, CUTOVER }
+
+  public enum Kind { JOIN, LEAVE, REMOVE }
+
+  /** The change under way: which node joins, leaves, or is removed while down. */
+  public record Change(Kind kind, NodeUrl node) {
+    @Override
+    public String toString() {
+      return name(kind) + " of " + node;
+    }
+  }
+
+  private static final Comparator<NodeUrl> ORDER = Comparator.comparing(NodeUrl::toString);
+
+  private final long epoch;
+  private final Map<NodeUrl, State> members;
+  private final Stage stage;
+  private final Change change;
+  /** The owners before the change, still written during the cutover; empty otherwise. */
+  private final List<NodeUrl> previous;
+  private final Rendezvous readPlacement;
+  private final Rendezvous targetPlacement;
+  private final Rendezvous previousPlacement;
+
+  private Topology(long epoch, Map<NodeUrl, State> members, Stage stage, Change change, List<NodeUrl> previous) {
+    this.epoch = epoch;
+    TreeMap<NodeUrl, State> sorted = new TreeMap<>(ORDER);
+    sorted.putAll(members);
+    this.members = java.util.Collections.unmodifiableMap(sorted);
+    this.stage = stage;
+    this.change = change;
+    this.previous = previous.stream().sorted(ORDER).toList();
+    this.readPlacement = new Rendezvous(nodesIn(State.NORMAL, State.LEAVING));
+    this.targetPlacement = new Rendezvous(nodesIn(State.NORMAL, State.JOINING));
+    this.previousPlacement = this.previous.isEmpty() ? null : new Rendezvous(this.previous);
+  }
+
+  /** The first topology of a cluster: the conf's nodes, all normal. */
+  public static Topology initial(Collection<NodeUrl> nodes) {
+    Map<NodeUrl, State> members = new TreeMap<>(ORDER);
+    nodes.forEach(node -> members.put(node, State.NORMAL));
+    return new Topology(1, members, Stage.STABLE, null, List.of());
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  public Stage stage() {
+    return stage;
+  }
+
+  /** The change under way, null when stable. */
+  public Change change() {
+    return change;
+  }
+
+  public Map<NodeUrl, State> members() {
+    return members;
+  }
+
+  public boolean isMember(NodeUrl node) {
+    return members.containsKey(node);
+  }
+
+  public boolean isStable() {
+    return stage == Stage.STABLE;
+  }
+
+  /** The nodes that answer reads: normal and leaving ones. */
+  public List<NodeUrl> readNodes() {
+    return nodesIn(State.NORMAL, State.LEAVING);
+  }
+
+  /** Every node that takes writes during this step: members and, during a cutover, the previous owners. */
+  public List<NodeUrl> allNodes() {
+    List<NodeUrl> all = new ArrayList<>(members.keySet());
+    previous.stream().filter(node -> !members.containsKey(node)).forEach(all::add);
+    return all;
+  }
+
+  /** The largest {@code from} a request may ask, and the default one. */
+  public int readSize() {
+    return readPlacement.size();
+  }
+
+  /** The key's replicas for a read at {@code from}. */
+  public List<NodeUrl> readReplicas(byte[] key, int from) {
+    return readPlacement.replicasFor(key, Math.min(from, readPlacement.size()));
+  }
+
+  /** The placement reads and repairs use. */
+  public Rendezvous readPlacement() {
+    return readPlacement;
+  }
+
+  /**
+   * The sets a write at {@code from} must reach {@code ack} in: one when stable, the old and the
+   * new owners during a change (they differ in at most one node per set).
+   */
+  public List<List<NodeUrl>> writeSets(byte[] key, int from) {
+    List<NodeUrl> reads = HomeSet.of(readPlacement, key, from);
+    if (stage == Stage.STABLE) {
+      return List.of(reads);
+    }
+    List<NodeUrl> other = HomeSet.of(stage == Stage.STREAMING ? targetPlacement : previousPlacement, key, from);
+    return other.equals(reads) ? List.of(reads) : List.of(reads, other);
+  }
+
+  /** Whether this node should hold a record of {@code replicas} copies, in a stable topology. */
+  public boolean homes(NodeUrl node, byte[] key, int replicas) {
+    return HomeSet.of(readPlacement, key, replicas).contains(node);
+  }
+
+  /** The nodes that pull records during this step: the joiner, or the nodes that stay while one leaves. */
+  public List<NodeUrl> receivers() {
+    if (stage != Stage.STREAMING) {
+      return List.of();
+    }
+    return change.kind() == Kind.JOIN ? List.of(change.node()) : nodesIn(State.NORMAL);
+  }
+
+  /** The nodes {@code receiver} pulls from during this step. */
+  public List<NodeUrl> sourcesFor(NodeUrl receiver) {
+    if (stage != Stage.STREAMING) {
+      return List.of();
+    }
+    return switch (change.kind()) {
+      case JOIN -> readNodes();
+      case LEAVE -> List.of(change.node());
+      case REMOVE -> readNodes().stream().filter(node -> !node.equals(change.node()) && !node.equals(receiver)).toList();
+    };
+  }
+
+  /**
+   * Whether {@code source} sends {@code receiver} the key's record during this step: the receiver
+   * is a new owner of the key, and the source is the one it displaces (a join), the leaving node,
+   * or, for a removed node, any remaining owner (the receiver keeps the freshest of their copies).
+   * Taking the displaced node's copy keeps the key's set of copies what it was before the change.
+   */
+  public boolean sends(NodeUrl source, NodeUrl receiver, byte[] key, int replicas) {
+    if (stage != Stage.STREAMING) {
+      return false;
+    }
+    List<NodeUrl> before = HomeSet.of(readPlacement, key, replicas);
+    if (before.contains(receiver) || !HomeSet.of(targetPlacement, key, replicas).contains(receiver)) {
+      return false;
+    }
+    return switch (change.kind()) {
+      case JOIN -> source.equals(displaced(before, key, replicas));
+      case LEAVE -> source.equals(change.node());
+      case REMOVE -> before.contains(source) && !source.equals(change.node());
+    };
+  }
+
+  private NodeUrl displaced(List<NodeUrl> before, byte[] key, int replicas) {
+    List<NodeUrl> after = HomeSet.of(targetPlacement, key, replicas);
+    for (NodeUrl node : before) {
+      if (!after.contains(node)) {
+        return node;
+      }
+    }
+    return before.get(0);
+  }
+
+  /** The first step of adding {@code node}; a {@link TopologyException} saying why not. */
+  public Topology withJoining(NodeUrl node) {
+    requireStable();
+    if (members.containsKey(node)) {
+      throw new TopologyException(node + " is already a member");
+    }
+    Map<NodeUrl, State> next = sortedCopy(members);
+    next.put(node, State.JOINING);
+    return new Topology(epoch + 1, next, Stage.STREAMING, new Change(Kind.JOIN, node), List.of());
+  }
+
+  /** The first step of taking {@code node} away: {@code leave} from itself, else a removal while it is down. */
+  public Topology withLeaving(NodeUrl node, Kind kind) {
+    requireStable();
+    if (!members.containsKey(node)) {
+      throw new TopologyException(node + " is not a member");
+    }
+    if (members.size() == 1) {
+      throw new TopologyException(node + " is the last node of the cluster");
+    }
+    Map<NodeUrl, State> next = sortedCopy(members);
+    next.put(node, State.LEAVING);
+    return new Topology(epoch + 1, next, Stage.STREAMING, new Change(kind, node), List.of());
+  }
+
+  /** The second step: the new owners answer reads, the old ones still take writes. */
+  public Topology cutOver() {
+    if (stage != Stage.STREAMING) {
+      throw new TopologyException("no transfer to cut over from at epoch " + epoch);
+    }
+    Map<NodeUrl, State> next = new TreeMap<>(ORDER);
+    members.forEach((node, state) -> {
+      if (state != State.LEAVING) {
+        next.put(node, State.NORMAL);
+      }
+    });
+    return new Topology(epoch + 1, next, Stage.CUTOVER, change, readNodes());
+  }
+
+  /** The last step: the old owners no longer take writes. */
+  public Topology settle() {
+    if (stage != Stage.CUTOVER) {
+      throw new TopologyException("no cutover to settle at epoch " + epoch);
+    }
+    return new Topology(epoch + 1, members, Stage.STABLE, null, List.of());
+  }
+
+  private static Map<NodeUrl, State> sortedCopy(Map<NodeUrl, State> members) {
+    Map<NodeUrl, State> copy = new TreeMap<>(ORDER);
+    copy.putAll(members);
+    return copy;
+  }
+
+  private void requireStable() {
+    if (stage != Stage.STABLE) {
+      throw new TopologyException("a change is already in progress: " + change + " (epoch " + epoch + ", "
+          + name(stage) + ")");
+    }
+  }
+
+  private List<NodeUrl> nodesIn(State... states) {
+    List<State> wanted = List.of(states);
+    return members.entrySet().stream().filter(entry -> wanted.contains(entry.getValue())).map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /** The lower-case name of a state, stage or kind, as in the JSON. */
+  public static String name(Enum<?> value) {
+    return value.name().toLowerCase(Locale.ROOT);
+  }
+
+  public JsonObject toJson() {
+    JsonObject nodes = new JsonObject();
+    members.forEach((node, state) -> nodes.put(node.toString(), name(state)));
+    return new JsonObject()
+        .put("epoch", epoch)
+        .put("stage", name(stage))
+        .put("change", change == null ? null
+            : new JsonObject().put("kind", name(change.kind())).put("node", change.node().toString()))
+        .put("members", nodes)
+        .put("previous", new JsonArray(previous.stream().map(NodeUrl::toString).toList()));
+  }
+
+  /** The topology of {@link #toJson}; IllegalArgumentException when the text is not one. */
+  public static Topology fromJson(String text) {
+    try {
+      JsonObject json = new JsonObject(text);
+      Map<NodeUrl, State> members = new TreeMap<>(ORDER);
+      json.getJsonObject("members").forEach(entry -> members.put(NodeUrl.parse("members", entry.getKey()),
+          State.valueOf(((String) entry.getValue()).toUpperCase(Locale.ROOT))));
+      JsonObject change = json.getJsonObject("change");
+      List<NodeUrl> previous = json.getJsonArray("previous", new JsonArray()).stream()
+          .map(node -> NodeUrl.parse("previous", (String) node)).toList();
+      return new Topology(json.getLong("epoch"), members,
+          Stage.valueOf(json.getString("stage").toUpperCase(Locale.ROOT)),
+          change == null ? null : new Change(Kind.valueOf(change.getString("kind").toUpperCase(Locale.ROOT)),
+              NodeUrl.parse("change", change.getString("node"))), previous);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("not a topology: " + e.getMessage(), e);
+    }
+  }
+
+  /** The canonical text of this topology: equal topologies have equal texts. */
+  public String encode() {
+    return toJson().encode();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Topology that && encode().equals(that.encode());
+  }
+
+  @Override
+  public int hashCode() {
+    return encode().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "epoch " + epoch + " " + name(stage) + (change == null ? "" : " (" + change + ")") + " " + members;
+  }
+}

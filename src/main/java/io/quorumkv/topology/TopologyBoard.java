@@ -1,0 +1,45 @@
+package io.quorumkv.topology;
+
+import io.quorumkv.config.NodeUrl;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Where the nodes agree on the topology: one shared value changed only by compare-and-set, and
+ * what each node reports about it (the epoch it applied, the progress of its transfers).
+ * Listeners run on a thread they must not block.
+ */
+public interface TopologyBoard {
+
+  /** Starts following the board; completes once the caches below hold what it has. */
+  Future<Void> start();
+
+  /** The agreed topology's text, null when there is none yet. */
+  Future<String> read();
+
+  /** Replaces {@code expected} (null: nothing yet) with {@code next}; false when the board held something else. */
+  Future<Boolean> compareAndSet(String expected, String next);
+
+  /** Called with the topology's text each time the board's value changes. */
+  void onTopology(Consumer<String> listener);
+
+  /** Tells the others that {@code node} now works by the topology of {@code epoch}. */
+  void publishApplied(NodeUrl node, long epoch);
+
+  /** The epoch each node last said it applied. */
+  Map<NodeUrl, Long> applied();
+
+  /** Publishes the progress of one transfer, under its own id. */
+  void publishTransfer(String id, JsonObject progress);
+
+  /** The progress of every transfer published, by id. */
+  Map<String, JsonObject> transfers();
+
+  /** A board only this node reads: a node without membership. */
+  static TopologyBoard local() {
+    return new LocalBoard();
+  }
+}

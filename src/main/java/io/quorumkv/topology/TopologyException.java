@@ -1,0 +1,8 @@
+package io.quorumkv.topology;
+
+/** A topology change that cannot be made now; the message says why, for the operator. */
+public final class TopologyException extends RuntimeException {
+  public TopologyException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,66 @@
+package io.quorumkv.topology;
+
+import io.quorumkv.config.NodeUrl;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Comparator;
+import java.util.Map;
+
+/**
+ * How far one transfer (the records one source sends one receiver in one change) has come, as
+ * the receiver publishes it: a JSON object under the id {@code epoch|from|to}.
+ */
+public final class TransferProgress {
+  public enum State { WAITING, STREAMING, DONE, FAILED }
+
+  private TransferProgress() {
+  }
+
+  public static String id(long epoch, NodeUrl from, NodeUrl to) {
+    return epoch + "|" + from + "|" + to;
+  }
+
+  public static JsonObject of(long epoch, NodeUrl from, NodeUrl to, State state, long records, long bytes,
+                              long recordsRemaining, long bytesRemaining, String lastError) {
+    return new JsonObject()
+        .put("from", from.toString())
+        .put("to", to.toString())
+        .put("epoch", epoch)
+        .put("state", Topology.name(state))
+        .put("recordsSent", records)
+        .put("bytesSent", bytes)
+        .put("recordsRemaining", recordsRemaining)
+        .put("bytesRemaining", bytesRemaining)
+        .put("lastError", lastError);
+  }
+
+  /** Whether every transfer of the topology's streaming step is done. */
+  public static boolean allDone(Topology topology, Map<String, JsonObject> transfers) {
+    for (NodeUrl receiver : topology.receivers()) {
+      for (NodeUrl source : topology.sourcesFor(receiver)) {
+        JsonObject progress = transfers.get(id(topology.epoch(), source, receiver));
+        if (progress == null || !Topology.name(State.DONE).equals(progress.getString("state"))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The transfers of the change under way (its streaming step), sorted; none when stable. */
+  public static JsonArray ofChange(Topology topology, Map<String, JsonObject> transfers) {
+    long streamingEpoch = switch (topology.stage()) {
+      case STREAMING -> topology.epoch();
+      case CUTOVER -> topology.epoch() - 1;
+      case STABLE -> -1;
+    };
+    JsonArray list = new JsonArray();
+    transfers.values().stream()
+        .filter(progress -> progress.getLong("epoch") == streamingEpoch)
+        .sorted(Comparator.comparing((JsonObject progress) -> progress.getString("to"))
+            .thenComparing(progress -> progress.getString("from")))
+        .forEach(list::add);
+    return list;
+  }
+}
