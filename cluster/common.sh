@@ -20,4 +20,25 @@ for conf in "$CONF_DIR"/node-*.json; do
   port=${conf##*/node-}
   PORTS+=("${port%.json}")
 done
+# The nodes added to the cluster later (cluster/add-node.sh) have their confs in CONF_DIR/extra, out
+# of the way of start.sh; while one runs, PORTS counts it too, so status.sh and stop.sh cover it.
+EXTRA_CONF_DIR="$CONF_DIR/extra"
+EXTRA_PORTS=()
+for conf in "$EXTRA_CONF_DIR"/node-*.json; do
+  [ -e "$conf" ] || continue
+  port=${conf##*/node-}
+  EXTRA_PORTS+=("${port%.json}")
+  if [ ! -e "$CONF_DIR/node-${port%.json}.json" ] && node_pid "node-${port%.json}" > /dev/null; then PORTS+=("${port%.json}"); fi
+done
 read -ra JVM_OPTIONS <<< "${JAVA_OPTS:-}"
+
+# node_conf PORT: prints the conf file of node PORT, from CONF_DIR or else EXTRA_CONF_DIR.
+node_conf() {
+  local conf
+  for conf in "$CONF_DIR/node-$1.json" "$EXTRA_CONF_DIR/node-$1.json"; do
+    if [ -f "$conf" ]; then echo "$conf"; return 0; fi
+  done
+  echo "no conf node-$1.json in $CONF_DIR or $EXTRA_CONF_DIR" >&2
+  return 1
+}
+
