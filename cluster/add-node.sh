@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Adds a node to the running local cluster: cluster/add-node.sh PORT [--timeout SECONDS]
-# Starts the node of cluster/extra/node-PORT.json (CLUSTER_HOME/extra with CLUSTER_HOME) in the
+# Starts the node of cluster/extra/node-PORT.json (CLUSTER_HOME/extra with CLUSTER_HOME; or of
+# cluster/node-PORT.json, to add back a node that left, its data directory emptied) in the
 # background, like start-node.sh, then prints the join's progress every 2 s as the new node sees
 # it, until the node is `normal` and the topology `stable` (exit 0). Exits 1 if the node exits, if
 # it does not answer for 60 s (120 s while it starts), or after SECONDS (default 1800).
@@ -10,8 +11,7 @@ source "$(dirname "$0")/common.sh"
 parse_change_args "$@"
 require python3 "add-node.sh reads the nodes' /v0/cluster JSON with it"
 port=$CHANGE_PORT name="node-$CHANGE_PORT" url="http://127.0.0.1:$CHANGE_PORT"
-conf="$EXTRA_CONF_DIR/node-$port.json"
-[ -f "$conf" ] || { echo "no conf $conf: write the new node's conf there first (docs/operations.md)" >&2; exit 2; }
+conf=$(node_conf "$port") || { echo "write the new node's conf first, as $EXTRA_CONF_DIR/node-$port.json (docs/operations.md)" >&2; exit 2; }
 
 # A node that has not yet joined may show a topology from before its join, stable: only a later
 # epoch than the cluster's now counts, unless the node is a member already (started again).
