@@ -20,4 +20,102 @@ for conf in "$CONF_DIR"/node-*.json; do
   port=${conf##*/node-}
   PORTS+=("${port%.json}")
 done
+# The nodes added to the cluster later (cluster/add-node.sh) have their confs in CONF_DIR/extra, out
+# of the way of start.sh; while one runs, PORTS counts it too, so status.sh and stop.sh cover it.
+EXTRA_CONF_DIR="$CONF_DIR/extra"
+EXTRA_PORTS=()
+for conf in "$EXTRA_CONF_DIR"/node-*.json; do
+  [ -e "$conf" ] || continue
+  port=${conf##*/node-}
+  EXTRA_PORTS+=("${port%.json}")
+  if [ ! -e "$CONF_DIR/node-${port%.json}.json" ] && node_pid "node-${port%.json}" > /dev/null; then PORTS+=("${port%.json}"); fi
+done
 read -ra JVM_OPTIONS <<< "${JAVA_OPTS:-}"
+
+# node_conf PORT: prints the conf file of node PORT, from CONF_DIR or else EXTRA_CONF_DIR.
+node_conf() {
+  local conf
+  for conf in "$CONF_DIR/node-$1.json" "$EXTRA_CONF_DIR/node-$1.json"; do
+    if [ -f "$conf" ]; then echo "$conf"; return 0; fi
+  done
+  echo "no conf node-$1.json in $CONF_DIR or $EXTRA_CONF_DIR" >&2
+  return 1
+}
+
+# Topology changes: what add-node.sh and remove-node.sh share to follow one (docs/operations.md).
+# shellcheck disable=SC2034 # these and CHANGE_TIMEOUT are read by the scripts that source this file
+CHANGE_POLL_SECONDS=2     # one progress line this often
+# shellcheck disable=SC2034
+CHANGE_SILENCE_SECONDS=60 # give up when no node has answered for this long
+
+# parse_change_args ARG...: reads "PORT [--timeout SECONDS]" into CHANGE_PORT and CHANGE_TIMEOUT
+# (default 1800, the longest the script follows the change); exits 2 on anything else.
+# shellcheck disable=SC2034
+parse_change_args() {
+  local usage="usage: $0 PORT [--timeout SECONDS]"
+  CHANGE_PORT="" CHANGE_TIMEOUT=1800
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --timeout) [[ ${2:-} =~ ^[0-9]+$ ]] || { echo "$usage" >&2; exit 2; }; CHANGE_TIMEOUT=$2; shift 2 ;;
+      *) [[ $1 =~ ^[0-9]+$ && -z $CHANGE_PORT ]] || { echo "$usage" >&2; exit 2; }; CHANGE_PORT=$1; shift ;;
+    esac
+  done
+  [ -n "$CHANGE_PORT" ] || { echo "$usage" >&2; exit 2; }
+}
+
+# cluster_view URL NODE_URL: reads GET URL/v0/cluster and prints four tab-separated fields: the
+# state of NODE_URL in the topology (absent when it is not a member), the stage, the epoch, and a
+# line of progress: the records and bytes the change's transfers have sent, of their total.
+# Fails when URL does not answer.
+cluster_view() {
+  local body
+  body=$(curl -sf -m 5 "$1/v0/cluster") || return 1
+  python3 -c "$CLUSTER_VIEW_PY" "$2" <<< "$body"
+}
+CLUSTER_VIEW_PY='
+import json, sys
+j = json.load(sys.stdin)
+node = sys.argv[1].rstrip("/")
+topology = j.get("topology") or {}
+state = next((n.get("state") for n in j.get("nodes", []) if n.get("url", "").rstrip("/") == node), "absent")
+stage, epoch = topology.get("stage", "?"), topology.get("epoch", "?")
+transfers = j.get("transfers") or []
+
+def total(key):
+    return sum(t.get(key) or 0 for t in transfers)
+
+def size(n):
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return "%d %s" % (n, unit) if unit == "B" else "%.1f %s" % (n, unit)
+        n /= 1024
+
+line = "epoch %s  stage %s  %s %s" % (epoch, stage, node.split("://")[-1], state)
+if transfers:
+    sent, remaining = total("recordsSent"), total("recordsRemaining")
+    bytes_sent, bytes_remaining = total("bytesSent"), total("bytesRemaining")
+    percent = 100.0 * sent / (sent + remaining) if sent + remaining else 100.0
+    done = sum(1 for t in transfers if t.get("state") == "done")
+    failed = [t for t in transfers if t.get("state") == "failed"]
+    line += "  records %d/%d (%.1f%%)  bytes %s/%s  transfers %d/%d done" % (
+        sent, sent + remaining, percent, size(bytes_sent), size(bytes_sent + bytes_remaining), done, len(transfers))
+    if failed:
+        line += ", %d failed (%s)" % (len(failed), failed[0].get("lastError"))
+else:
+    line += "  no transfer"
+print(state, stage, epoch, line, sep="\t")
+'
+
+# answering_port PORT...: prints the first PORT whose node answers GET /v0/cluster; fails if none does.
+answering_port() {
+  local port
+  for port in "$@"; do
+    if curl -sf -m 5 "http://127.0.0.1:$port/v0/cluster" > /dev/null; then echo "$port"; return 0; fi
+  done
+  return 1
+}
+
+# log_tail NAME: the last lines of node NAME's log, for a failure message.
+log_tail() {
+  tail -n 8 "$(node_log "$1")" 2> /dev/null | sed 's/^/  | /'
+}

@@ -4,6 +4,6 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 [ $# -ge 1 ] || { echo "usage: $0 PORT [--restart]" >&2; exit 2; }
-[ -f "$CONF_DIR/node-$1.json" ] || { echo "no conf $CONF_DIR/node-$1.json" >&2; exit 2; }
+conf=$(node_conf "$1") || exit 2 # a node of extra/ too, once add-node.sh has added it
 if [ "${2:-}" = "--restart" ]; then node_stop TERM "node-$1"; fi
-start_nodes "$CONF_DIR" "$1"
+start_nodes "$(dirname "$conf")" "$1"
