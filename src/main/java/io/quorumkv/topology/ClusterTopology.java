@@ -53,6 +53,11 @@ public final class ClusterTopology {
    */
   public Future<Topology> start(Collection<NodeUrl> confNodes) {
     board.onTopology(text -> apply(Topology.fromJson(text)));
+    if (!board.shared()) {
+      // A node without membership can neither gain nor lose nodes: its conf is its topology, whatever its url was before.
+      Topology alone = Topology.initial(confNodes);
+      return board.compareAndSet(null, alone.encode()).map(alone);
+    }
     return vertx.executeBlocking(this::persisted).compose(persisted -> board.start()
         .compose(started -> vertx.executeBlocking(() -> meta.readLong(DEPARTED, 0)))
         .compose(departedAt -> {

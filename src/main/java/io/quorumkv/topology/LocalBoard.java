@@ -19,6 +19,11 @@ final class LocalBoard implements TopologyBoard {
   private String topology;
 
   @Override
+  public boolean shared() {
+    return false;
+  }
+
+  @Override
   public Future<Void> start() {
     return Future.succeededFuture();
   }

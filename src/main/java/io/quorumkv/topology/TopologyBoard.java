@@ -14,6 +14,11 @@ import java.util.function.Consumer;
  */
 public interface TopologyBoard {
 
+  /** Whether other nodes share this board; a node alone keeps no topology apart from its conf. */
+  default boolean shared() {
+    return true;
+  }
+
   /** Starts following the board; completes once the caches below hold what it has. */
   Future<Void> start();
 
