@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -47,9 +48,12 @@ public final class HintedHandoff implements MissedWrites {
   private final LongAdder delivered = new LongAdder();
   private final LongAdder dropped = new LongAdder();
   private volatile ReplicaDirectory replicas;
+  private final Predicate<Hint> wanted;
 
+  /** @param wanted whether a hint's target should still get its record (it may no longer replicate the key) */
   public HintedHandoff(HintStore store, StorageExecutor executor, HybridLogicalClock clock, LiveNodes liveNodes,
-                       long windowMillis) {
+                       long windowMillis, Predicate<Hint> wanted) {
+    this.wanted = wanted;
     this.store = store;
     this.executor = executor;
     this.clock = clock;
@@ -171,7 +175,7 @@ public final class HintedHandoff implements MissedWrites {
 
   private Future<Void> deliver(Hint hint, Replica replica) {
     long ageMillis = clock.wallMillis() - HybridLogicalClock.millisOf(hint.sequence());
-    if (ageMillis > windowMillis) {
+    if (ageMillis > windowMillis || !wanted.test(hint)) {
       return remove(hint).onSuccess(ok -> dropped.increment());
     }
     return replica.write(hint.key(), hint.record()).transform(written -> {

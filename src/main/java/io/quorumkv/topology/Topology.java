@@ -142,6 +142,14 @@ public final class Topology {
     return HomeSet.of(readPlacement, key, replicas).contains(node);
   }
 
+  /**
+   * Whether {@code node} should still be sent a copy of the key (a hint, a repair): while a change
+   * is under way any node taking part may be an owner; once stable, only the key's home set.
+   */
+  public boolean wants(NodeUrl node, byte[] key, int replicas) {
+    return isStable() ? homes(node, key, replicas) : allNodes().contains(node);
+  }
+
   /** The nodes that pull records during this step: the joiner, or the nodes that stay while one leaves. */
   public List<NodeUrl> receivers() {
     if (stage != Stage.STREAMING) {
