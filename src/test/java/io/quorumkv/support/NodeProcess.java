@@ -104,9 +104,16 @@ public final class NodeProcess implements AutoCloseable {
 
   /** Waits for the process to exit by itself and returns its exit code. */
   public int awaitExit() throws InterruptedException {
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+    return awaitExit(Duration.ofSeconds(60));
+  }
+
+  /** Waits at most {@code timeout} for the process to exit by itself (else kills it and fails) and returns its exit code. */
+  public int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("node did not exit: " + log());
+      String log = log();
+      throw new AssertionError("node did not exit within " + timeout + "; its log ends with: "
+          + log.substring(Math.max(0, log.length() - 4_000)));
     }
     return process.exitValue();
   }

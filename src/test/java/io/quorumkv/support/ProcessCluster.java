@@ -10,12 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -24,35 +25,31 @@ import java.util.stream.Stream;
  * N nodes as real subprocess JVMs ({@link NodeProcess}), clustered through Hazelcast on loopback
  * under a cluster name of their own, each with its conf file, data directory and log under one
  * test directory. A node can be killed ({@code kill -9}), stopped and continued
- * ({@code SIGSTOP}/{@code SIGCONT}) and started again with the same conf and data. With
+ * ({@code SIGSTOP}/{@code SIGCONT}) and started again with the same conf and data. A node can be
+ * added to the running cluster ({@link #addNode}) and waited for when it exits by itself. With
  * {@link Options}, each node can have a loopback address of its own (so a {@link Firewall} can
  * partition nodes) and a {@link FakeClock}.
  */
 public final class ProcessCluster implements AutoCloseable {
   private final Path dir;
-  private final List<String> urls;
-  private final List<String> hosts;
-  private final Path[] confs;
-  private final FakeClock[] clocks;
-  private final Duration startTimeout;
-  private final List<String> jvmOptions;
-  private final NodeProcess[] nodes;
-  private final int[] launches;
+  private final Options options;
+  private final String clusterName;
+  private final List<String> urls = new ArrayList<>();
+  private final List<String> hazelcastAddresses = new ArrayList<>();
+  private final List<Path> confs = new ArrayList<>();
+  private final List<FakeClock> clocks = new ArrayList<>();
+  private final List<NodeProcess> nodes = new ArrayList<>();
+  private final List<Integer> launches = new ArrayList<>();
+  /** Nodes that left the topology for good: confs written later leave them out. */
+  private final Set<Integer> retired = new HashSet<>();
   private final List<Path> logs = new ArrayList<>();
   /** Kills the nodes if the test JVM exits (an interrupted run) before {@link #close}. */
   private final Thread killOnExit = new Thread(this::killAll, "process-cluster-cleanup");
 
-  private ProcessCluster(Path dir, List<String> urls, List<String> hosts, Path[] confs, FakeClock[] clocks,
-                         Duration startTimeout, List<String> jvmOptions) {
+  private ProcessCluster(Path dir, Options options, String clusterName) {
     this.dir = dir;
-    this.startTimeout = startTimeout;
-    this.jvmOptions = jvmOptions;
-    this.urls = urls;
-    this.hosts = hosts;
-    this.confs = confs;
-    this.clocks = clocks;
-    this.nodes = new NodeProcess[confs.length];
-    this.launches = new int[confs.length];
+    this.options = options;
+    this.clusterName = clusterName;
   }
 
   /**
@@ -68,42 +65,21 @@ public final class ProcessCluster implements AutoCloseable {
     int size = options.size;
     // One pick for both lists: two separate picks could hand the same port to HTTP and Hazelcast.
     List<Integer> ports = TestCluster.freePorts(2 * size);
-    List<Integer> httpPorts = ports.subList(0, size);
-    List<Integer> hazelcastPorts = ports.subList(size, 2 * size);
-    JsonArray cluster = new JsonArray();
-    JsonArray members = new JsonArray();
+    ProcessCluster processes = new ProcessCluster(dir, options, "proc-test-" + UUID.randomUUID());
     for (int i = 0; i < size; i++) {
-      cluster.add("http://" + options.hosts.get(i) + ":" + httpPorts.get(i));
-      members.add(options.hosts.get(i) + ":" + hazelcastPorts.get(i));
+      processes.urls.add("http://" + options.host(i) + ":" + ports.get(i));
+      processes.hazelcastAddresses.add(options.host(i) + ":" + ports.get(size + i));
     }
-    String clusterName = "proc-test-" + UUID.randomUUID();
-    Path[] confs = new Path[size];
-    FakeClock[] clocks = new FakeClock[size];
     for (int i = 0; i < size; i++) {
-      JsonObject json = new JsonObject()
-          .put("url", cluster.getString(i))
-          .put("cluster", cluster)
-          .put("dataDir", NodeProcess.jsonPath(dir.resolve("node-" + i)))
-          .put("eventLoops", 1)
-          .put("storage", new JsonObject().put("workers", 2))
-          .put("hazelcast", new JsonObject().put("port", hazelcastPorts.get(i)).put("members", members)
-              .put("clusterName", clusterName))
-          .mergeIn(options.extra, true);
-      confs[i] = NodeProcess.writeConf(dir, "node-" + i + ".json", json.encodePrettily());
-      if (options.fakeClocks) {
-        clocks[i] = FakeClock.create(dir.resolve("node-" + i + ".faketime"));
-        clocks[i].setOffsetMillis(options.clockOffsets.getOrDefault(i, 0L));
-      }
+      processes.writeConf(i, processes.urls, processes.hazelcastAddresses, ports.get(size + i), new JsonObject());
     }
-    ProcessCluster processes = new ProcessCluster(dir, cluster.stream().map(Object::toString).toList(),
-        List.copyOf(options.hosts), confs, clocks, options.startTimeout, options.jvmOptions);
     Runtime.getRuntime().addShutdownHook(processes.killOnExit);
     try {
       for (int i = 0; i < size; i++) {
         processes.launch(i);
       }
       for (int i = 0; i < size; i++) {
-        processes.nodes[i].awaitReady(options.startTimeout);
+        processes.nodes.get(i).awaitReady(options.startTimeout);
       }
       processes.awaitAllSeeAll();
     } catch (RuntimeException | Error e) {
@@ -113,11 +89,94 @@ public final class ProcessCluster implements AutoCloseable {
     return processes;
   }
 
+  /**
+   * Writes node {@code index}'s conf: {@code cluster} and {@code hazelcast.members} as given, its
+   * own data directory, the options' conf keys and then {@code override} merged in; a fake clock
+   * for it if the cluster runs on fake clocks.
+   */
+  private void writeConf(int index, List<String> cluster, List<String> members, int hazelcastPort, JsonObject override)
+      throws IOException {
+    JsonObject json = new JsonObject()
+        .put("url", urls.get(index))
+        .put("cluster", new JsonArray(new ArrayList<>(cluster)))
+        .put("dataDir", NodeProcess.jsonPath(dir.resolve("node-" + index)))
+        .put("eventLoops", 1)
+        .put("storage", new JsonObject().put("workers", 2))
+        .put("hazelcast", new JsonObject().put("port", hazelcastPort).put("members", new JsonArray(new ArrayList<>(members)))
+            .put("clusterName", clusterName))
+        .mergeIn(options.extra, true)
+        .mergeIn(override, true);
+    confs.add(NodeProcess.writeConf(dir, "node-" + index + ".json", json.encodePrettily()));
+    FakeClock clock = null;
+    if (options.fakeClocks) {
+      clock = FakeClock.create(dir.resolve("node-" + index + ".faketime"));
+      clock.setOffsetMillis(options.clockOffsets.getOrDefault(index, 0L));
+    }
+    clocks.add(clock);
+    nodes.add(null);
+    launches.add(0);
+  }
+
+  /**
+   * Adds a node the way an operator adds one to a running cluster: writes its conf ({@code cluster}
+   * = the current members, those not {@link #retire retired}, and itself; {@code hazelcast.members}
+   * reaching them; free ports; the same cluster name and conf keys, then {@code override} merged in),
+   * starts it and waits until it serves. Whether it becomes a member is for the caller to watch.
+   *
+   * @return the new node's index
+   */
+  public int addNode(JsonObject override) throws IOException {
+    int node = launchNewNode(override);
+    nodes.get(node).awaitReady(options.startTimeout);
+    return node;
+  }
+
+  /** {@link #addNode(JsonObject)} without waiting for it to serve (it may be meant to refuse to start). */
+  public int launchNewNode(JsonObject override) throws IOException {
+    int node = urls.size();
+    List<Integer> ports = TestCluster.freePorts(2);
+    List<String> cluster = new ArrayList<>();
+    List<String> members = new ArrayList<>();
+    for (int current : members()) {
+      cluster.add(urls.get(current));
+      members.add(hazelcastAddresses.get(current));
+    }
+    urls.add("http://" + options.host(node) + ":" + ports.get(0));
+    hazelcastAddresses.add(options.host(node) + ":" + ports.get(1));
+    cluster.add(urls.get(node));
+    members.add(hazelcastAddresses.get(node));
+    writeConf(node, cluster, members, ports.get(1), override);
+    launch(node);
+    return node;
+  }
+
+  /** Marks the node as gone from the topology for good (it left or was removed): later confs leave it out. */
+  public void retire(int node) {
+    retired.add(node);
+  }
+
+  /** The nodes that belong to the cluster as far as this class knows: every node not {@link #retire retired}. */
+  public List<Integer> members() {
+    List<Integer> members = new ArrayList<>();
+    for (int node = 0; node < urls.size(); node++) {
+      if (!retired.contains(node)) {
+        members.add(node);
+      }
+    }
+    return members;
+  }
+
+  /** Waits at most {@code timeout} for the node's process to exit by itself and returns its exit status. */
+  public int awaitExit(int node, Duration timeout) throws InterruptedException {
+    return nodes.get(node).awaitExit(timeout);
+  }
+
   /** How to start a cluster: its size, conf keys for every node, each node's address, real or fake clocks. */
   public static final class Options {
     private final int size;
     private JsonObject extra = new JsonObject();
-    private List<String> hosts;
+    /** "127.x.y." when every node has an address of its own, else null (all on 127.0.0.1). */
+    private String ownAddressPrefix;
     private boolean fakeClocks;
     private final Map<Integer, Long> clockOffsets = new HashMap<>();
     private Duration startTimeout = Duration.ofSeconds(60);
@@ -126,7 +185,11 @@ public final class ProcessCluster implements AutoCloseable {
     /** {@code size} nodes, all on 127.0.0.1, on the real clock. */
     public Options(int size) {
       this.size = size;
-      this.hosts = Collections.nCopies(size, "127.0.0.1");
+    }
+
+    /** Node {@code node}'s address, for the nodes started first and those added later alike. */
+    private String host(int node) {
+      return ownAddressPrefix == null ? "127.0.0.1" : ownAddressPrefix + (node + 1);
     }
 
     /** Conf keys merged into every node's conf. */
@@ -144,11 +207,7 @@ public final class ProcessCluster implements AutoCloseable {
     public Options ownAddresses(Random random) {
       int second = 1 + random.nextInt(254);
       int third = random.nextInt(256);
-      List<String> own = new ArrayList<>();
-      for (int i = 0; i < size; i++) {
-        own.add("127." + second + "." + third + "." + (i + 1));
-      }
-      this.hosts = own;
+      this.ownAddressPrefix = "127." + second + "." + third + ".";
       return this;
     }
 
@@ -178,8 +237,9 @@ public final class ProcessCluster implements AutoCloseable {
     }
   }
 
+  /** Nodes started so far, {@link #retire retired} ones included: node indices run from 0 to size() - 1. */
   public int size() {
-    return nodes.length;
+    return nodes.size();
   }
 
   public String url(int node) {
@@ -187,24 +247,24 @@ public final class ProcessCluster implements AutoCloseable {
   }
 
   public List<String> urls() {
-    return urls;
+    return List.copyOf(urls);
   }
 
   /** The address the node listens on and opens its connections from. */
   public String host(int node) {
-    return hosts.get(node);
+    return options.host(node);
   }
 
   /** The node's wall clock; only for a cluster started with {@link Options#fakeClocks()}. */
   public FakeClock clock(int node) {
-    if (clocks[node] == null) {
+    if (clocks.get(node) == null) {
       throw new IllegalStateException("the cluster runs on the real clock");
     }
-    return clocks[node];
+    return clocks.get(node);
   }
 
   public boolean hasFakeClocks() {
-    return clocks.length > 0 && clocks[0] != null;
+    return !clocks.isEmpty() && clocks.get(0) != null;
   }
 
   public Http http(int node) {
@@ -212,21 +272,21 @@ public final class ProcessCluster implements AutoCloseable {
   }
 
   public boolean running(int node) {
-    return nodes[node] != null && nodes[node].isAlive();
+    return nodes.get(node) != null && nodes.get(node).isAlive();
   }
 
   public long pid(int node) {
-    return nodes[node].pid();
+    return nodes.get(node).pid();
   }
 
   /** SIGTERM: the node finishes the requests it has in flight, then exits. */
   public void stop(int node) throws InterruptedException {
-    nodes[node].terminate();
+    nodes.get(node).terminate();
   }
 
   /** {@code kill -9}: no shutdown hook, no flush. */
   public void kill(int node) throws InterruptedException {
-    nodes[node].kill();
+    nodes.get(node).kill();
   }
 
   /** Starts the node again with the same conf and data and waits until every node sees every node alive. */
@@ -241,7 +301,7 @@ public final class ProcessCluster implements AutoCloseable {
       throw new IllegalStateException("node " + node + " is still running");
     }
     launch(node);
-    nodes[node].awaitReady(startTimeout);
+    nodes.get(node).awaitReady(options.startTimeout);
   }
 
   /** Deletes the node's data directory (one this cluster created), as a lost disk would; the node must be down. */
@@ -307,7 +367,7 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** The log of the node's current (or last) run. */
   public String currentLog(int node) {
-    return nodes[node].log();
+    return nodes.get(node).log();
   }
 
   /** Every log this node has written, all runs together. */
@@ -327,7 +387,7 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** Whether every running node's membership sees every running node alive; a node that does not answer means no. */
   public boolean allSeeAll() {
-    for (int observer = 0; observer < nodes.length; observer++) {
+    for (int observer = 0; observer < nodes.size(); observer++) {
       if (!running(observer)) {
         continue;
       }
@@ -337,7 +397,7 @@ public final class ProcessCluster implements AutoCloseable {
       } catch (AssertionError unanswered) {
         return false;
       }
-      for (int seen = 0; seen < nodes.length; seen++) {
+      for (int seen = 0; seen < nodes.size(); seen++) {
         if (running(seen) && !Boolean.TRUE.equals(view.get(url(seen)))) {
           return false;
         }
@@ -349,7 +409,7 @@ public final class ProcessCluster implements AutoCloseable {
   /** What each running node's membership says, for a message. */
   public String membershipViews() {
     StringBuilder views = new StringBuilder();
-    for (int observer = 0; observer < nodes.length; observer++) {
+    for (int observer = 0; observer < nodes.size(); observer++) {
       views.append(observer == 0 ? "" : "; ").append("node ").append(observer).append(": ");
       if (!running(observer)) {
         views.append("not running");
@@ -365,12 +425,12 @@ public final class ProcessCluster implements AutoCloseable {
   }
 
   public void awaitAllSeeAll() {
-    for (int observer = 0; observer < nodes.length; observer++) {
+    for (int observer = 0; observer < nodes.size(); observer++) {
       if (!running(observer)) {
         continue;
       }
       int from = observer;
-      for (int seen = 0; seen < nodes.length; seen++) {
+      for (int seen = 0; seen < nodes.size(); seen++) {
         if (running(seen)) {
           String url = url(seen);
           Await.until(url(from) + " sees " + url + " alive", Duration.ofSeconds(60),
@@ -383,7 +443,7 @@ public final class ProcessCluster implements AutoCloseable {
   /** Waits until every other running node's membership sees the node down. */
   public void awaitSeenDown(int node) {
     String url = url(node);
-    for (int observer = 0; observer < nodes.length; observer++) {
+    for (int observer = 0; observer < nodes.size(); observer++) {
       if (observer != node && running(observer)) {
         int from = observer;
         Await.until(url(from) + " sees " + url + " down", Duration.ofSeconds(60),
@@ -393,9 +453,11 @@ public final class ProcessCluster implements AutoCloseable {
   }
 
   private void launch(int node) throws IOException {
-    Path log = dir.resolve("node-" + node + "-run-" + (launches[node]++) + ".log");
+    int run = launches.get(node);
+    launches.set(node, run + 1);
+    Path log = dir.resolve("node-" + node + "-run-" + run + ".log");
     logs.add(log);
-    nodes[node] = NodeProcess.launchWithConfig(confs[node], log, clocks[node], jvmOptions);
+    nodes.set(node, NodeProcess.launchWithConfig(confs.get(node), log, clocks.get(node), options.jvmOptions));
   }
 
   private void killAll() {
