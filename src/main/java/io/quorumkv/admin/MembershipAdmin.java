@@ -18,6 +18,7 @@ import java.util.function.UnaryOperator;
  * Taking nodes out of the cluster: {@code POST /admin/cluster/leave} on the node that should
  * leave, {@code POST /admin/cluster/remove?url=U} on any node for a node that is down for good.
  * Both start a change (202 with the new topology) or answer 409 saying why they cannot now.
+ * Removing the node a change is streaming for, once it died, is the way out of that change.
  * Adding a node needs no endpoint: a node started with a conf naming the cluster joins it.
  */
 public final class MembershipAdmin implements RouteMount {
@@ -67,7 +68,7 @@ public final class MembershipAdmin implements RouteMount {
         throw new TopologyException(node + " is alive: ask it to leave (POST " + LEAVE + " on it)");
       }
       topology.requireAllAlive(on, node);
-      return on.withLeaving(node, Topology.Kind.REMOVE);
+      return on.withRemoved(node);
     };
     answer(ctx, topology.change(removal));
   }

@@ -226,6 +226,24 @@ public final class Topology {
     return new Topology(epoch + 1, next, Stage.STREAMING, new Change(kind, node), List.of());
   }
 
+  /**
+   * Takes away {@code node}, which is down for good: from a stable topology, a removal; when it is
+   * the node a change is streaming for, the way out of that change. A joiner that dies before the
+   * cutover is dropped (it never answered reads, and every write also reached the old owners);
+   * a leaver that dies mid-stream is removed instead, its keys taken from the remaining owners.
+   */
+  public Topology withRemoved(NodeUrl node) {
+    if (stage == Stage.STREAMING && change.node().equals(node) && change.kind() == Kind.JOIN) {
+      Map<NodeUrl, State> next = sortedCopy(members);
+      next.remove(node);
+      return new Topology(epoch + 1, next, Stage.STABLE, null, List.of());
+    }
+    if (stage == Stage.STREAMING && change.node().equals(node) && change.kind() == Kind.LEAVE) {
+      return new Topology(epoch + 1, members, Stage.STREAMING, new Change(Kind.REMOVE, node), List.of());
+    }
+    return withLeaving(node, Kind.REMOVE);
+  }
+
   /** The second step: the new owners answer reads, the old ones still take writes. */
   public Topology cutOver() {
     if (stage != Stage.STREAMING) {
