@@ -53,8 +53,8 @@ public final class HazelcastBoard implements TopologyBoard {
       appliedMap = hazelcast.getMap(APPLIED_MAP);
       transfersMap = hazelcast.getMap(TRANSFERS_MAP);
       topology.addEntryListener(new Follower<String>(event -> listeners.forEach(l -> l.accept(event.getValue()))), true);
-      appliedMap.addEntryListener(new Follower<Long>(event -> applied.put(NodeUrl.parse("applied", event.getKey()),
-          event.getValue())), true);
+      appliedMap.addEntryListener(new Follower<Long>(event -> applied.merge(NodeUrl.parse("applied", event.getKey()),
+          event.getValue(), Math::max)), true);
       transfersMap.addEntryListener(new Follower<String>(event -> transfers.put(event.getKey(),
           new JsonObject(event.getValue()))), true);
       appliedMap.forEach((node, epoch) -> applied.merge(NodeUrl.parse("applied", node), epoch, Math::max));
@@ -82,8 +82,9 @@ public final class HazelcastBoard implements TopologyBoard {
 
   @Override
   public void publishApplied(NodeUrl node, long epoch) {
-    applied.put(node, epoch);
-    worker.executeBlocking(() -> appliedMap.put(node.toString(), epoch));
+    // Epochs only grow: whichever report runs last on the worker sends the highest one applied.
+    applied.merge(node, epoch, Math::max);
+    worker.executeBlocking(() -> appliedMap.put(node.toString(), applied.get(node)));
   }
 
   @Override

@@ -45,7 +45,7 @@ public final class ApiRouter {
     ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config.url(), config.clusterSecret(),
         config.replicaTimeoutMs(), lockWaitMs + 3 * config.replicaTimeoutMs());
     EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
-        () -> topology.current().readSize(), api.wallClock());
+        topology::current, api.wallClock());
     RangeHandler range = new RangeHandler(vertx, api.storage(),
         new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage()), api.wallClock());
     InternalRangeHandler internalRange = new InternalRangeHandler(api.storage());

@@ -5,6 +5,7 @@ import io.quorumkv.replication.Condition;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.Quorum;
+import io.quorumkv.topology.Topology;
 import io.quorumkv.storage.Record;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -13,7 +14,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.InstantSource;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import java.util.function.LongPredicate;
 
 /**
@@ -28,16 +29,16 @@ final class EntityHandler {
   private final ConditionalWrites conditionalWrites;
   private final ConditionalForwarder forwarder;
   private final NodeUrl self;
-  private final IntSupplier clusterSize;
+  private final Supplier<Topology> topology;
   private final InstantSource wallClock;
 
   EntityHandler(Coordinator coordinator, ConditionalWrites conditionalWrites, ConditionalForwarder forwarder,
-                NodeUrl self, IntSupplier clusterSize, InstantSource wallClock) {
+                NodeUrl self, Supplier<Topology> topology, InstantSource wallClock) {
     this.coordinator = coordinator;
     this.conditionalWrites = conditionalWrites;
     this.forwarder = forwarder;
     this.self = self;
-    this.clusterSize = clusterSize;
+    this.topology = topology;
     this.wallClock = wallClock;
   }
 
@@ -151,8 +152,9 @@ final class EntityHandler {
   }
 
   private Quorum quorumOf(QueryParams params) {
+    Topology current = topology.get();
     return Quorum.parse(params.optionalInteger("ack", "a positive integer"),
-        params.optionalInteger("from", "a positive integer"), clusterSize.getAsInt());
+        params.optionalInteger("from", "a positive integer"), current.defaultFrom(), current.readSize());
   }
 
   /**

@@ -16,7 +16,15 @@ public record Quorum(int ack, int from) {
    * @throws InvalidQuorumException with the message the client gets in a 400
    */
   public static Quorum parse(String ackText, String fromText, int clusterSize) {
-    int from = fromText == null ? clusterSize : parseCount("from", fromText);
+    return parse(ackText, fromText, clusterSize, clusterSize);
+  }
+
+  /**
+   * {@link #parse(String, String, int)} with a default {@code from} below the largest allowed: during a
+   * topology change, the smaller of the cluster's sizes before and after it.
+   */
+  public static Quorum parse(String ackText, String fromText, int defaultFrom, int clusterSize) {
+    int from = fromText == null ? defaultFrom : parseCount("from", fromText);
     int ack = ackText == null ? majorityOf(from) : parseCount("ack", ackText);
     if (from > clusterSize) {
       throw new InvalidQuorumException("from=" + from + " exceeds the cluster size " + clusterSize);

@@ -52,7 +52,7 @@ final class LocalBoard implements TopologyBoard {
 
   @Override
   public void publishApplied(NodeUrl node, long epoch) {
-    applied.put(node, epoch);
+    applied.merge(node, epoch, Math::max);
   }
 
   @Override

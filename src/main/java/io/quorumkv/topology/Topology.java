@@ -114,6 +114,16 @@ public final class Topology {
     return readPlacement.size();
   }
 
+  /**
+   * The {@code from} of a request that names none: the cluster size, and during a change the
+   * smaller of the sizes before and after it, so that a default write needs a majority of each
+   * set rather than every node of the smaller one.
+   */
+  public int defaultFrom() {
+    int size = Math.min(readPlacement.size(), targetPlacement.size());
+    return previousPlacement == null ? size : Math.min(size, previousPlacement.size());
+  }
+
   /** The key's replicas for a read at {@code from}. */
   public List<NodeUrl> readReplicas(byte[] key, int from) {
     return readPlacement.replicasFor(key, Math.min(from, readPlacement.size()));
