@@ -20,6 +20,9 @@ public final class Rendezvous {
   private final long[] nodeSeeds;
 
   public Rendezvous(List<NodeUrl> nodes) {
+    if (nodes.size() > Long.SIZE) {
+      throw new IllegalArgumentException("at most " + Long.SIZE + " nodes, got " + nodes.size());
+    }
     this.nodes = nodes.stream().sorted(Comparator.comparing(NodeUrl::toString)).toList();
     this.nodeSeeds = new long[this.nodes.size()];
     for (int i = 0; i < nodeSeeds.length; i++) {
@@ -32,15 +35,21 @@ public final class Rendezvous {
     long keyHash = Hashes.fnv1a(key);
     int n = nodes.size();
     long[] weights = new long[n];
-    Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
       weights[i] = Hashes.mix(keyHash ^ nodeSeeds[i]);
-      order[i] = i;
     }
-    java.util.Arrays.sort(order, (a, b) -> Long.compareUnsigned(weights[b], weights[a]));
+    // A selection of the heaviest, one pass each: count is a handful of nodes, and this runs on every request.
     List<NodeUrl> replicas = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      replicas.add(nodes.get(order[i]));
+    long taken = 0;
+    for (int rank = 0; rank < count; rank++) {
+      int best = -1;
+      for (int i = 0; i < n; i++) {
+        if ((taken & (1L << i)) == 0 && (best < 0 || Long.compareUnsigned(weights[i], weights[best]) > 0)) {
+          best = i;
+        }
+      }
+      taken |= 1L << best;
+      replicas.add(nodes.get(best));
     }
     return replicas;
   }

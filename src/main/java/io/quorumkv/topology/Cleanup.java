@@ -10,15 +10,18 @@ import java.time.InstantSource;
 /**
  * After a change, drops the records this node no longer replicates: once the topology is stable
  * at a new epoch, every live node applied it (so no write sends such keys here any more) and the
- * writes begun before had their replica timeout, one sweep deletes each record whose home set
+ * writes begun before had their replica timeout, a sweep deletes each record whose home set
  * leaves this node out. The new owners confirmed them before the change could get there (their
- * transfers finished). The epoch swept is persisted, so a restart does not sweep again.
+ * transfers finished). A second sweep {@link #LATE_SWEEP_MS} later drops what a write sent
+ * before the change ended still brought (a replica batch delayed on a busy node). The epoch swept
+ * twice is persisted, so a restart does not sweep again.
  * Runs on the maintenance context.
  */
 public final class Cleanup {
   private static final System.Logger LOG = System.getLogger(Cleanup.class.getName());
   private static final String CLEANED = "topology.cleaned";
   private static final int KEYS_PER_STEP = 4096;
+  static final long LATE_SWEEP_MS = 30_000;
 
   private final ClusterTopology topology;
   private final StorageService storage;
@@ -27,6 +30,8 @@ public final class Cleanup {
   private final InstantSource wallClock;
   private long cleanedEpoch = -1;
   private boolean sweeping;
+  private long firstSweptEpoch = -1;
+  private long firstSweptAt;
 
   public Cleanup(ClusterTopology topology, StorageService storage, MetaStore meta, long graceMs,
                  InstantSource wallClock) {
@@ -48,16 +53,26 @@ public final class Cleanup {
     if (!current.isStable() || current.epoch() <= cleanedEpoch || !grace.over(current.epoch())) {
       return Future.succeededFuture();
     }
+    boolean second = firstSweptEpoch == current.epoch();
+    if (second && wallClock.millis() - firstSweptAt < LATE_SWEEP_MS) {
+      return Future.succeededFuture();
+    }
     sweeping = true;
     NodeUrl self = topology.self();
     long started = wallClock.millis();
-    return sweep(current, self, new byte[0], 0).compose(dropped -> storage.submit(() -> {
-      meta.writeLong(CLEANED, current.epoch());
-      return dropped;
-    })).onComplete(done -> {
+    return sweep(current, self, new byte[0], 0).compose(dropped -> !second ? Future.succeededFuture(dropped)
+        : storage.submit(() -> {
+          meta.writeLong(CLEANED, current.epoch());
+          return dropped;
+        })).onComplete(done -> {
       sweeping = false;
       if (done.succeeded()) {
-        cleanedEpoch = current.epoch();
+        if (second) {
+          cleanedEpoch = current.epoch();
+        } else {
+          firstSweptEpoch = current.epoch();
+          firstSweptAt = wallClock.millis();
+        }
         if (done.result() > 0) {
           LOG.log(System.Logger.Level.INFO, "dropped " + done.result() + " records this node no longer replicates"
               + " (topology epoch " + current.epoch() + ") in " + (wallClock.millis() - started) + " ms");

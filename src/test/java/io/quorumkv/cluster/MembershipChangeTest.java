@@ -158,8 +158,9 @@ class MembershipChangeTest {
     List<String> deleted = new ArrayList<>(rest.subList(0, DELETED_KEYS));
     List<String> cold = new ArrayList<>(rest.subList(DELETED_KEYS, rest.size()));
     step = System.nanoTime();
-    List<Write> history = new ArrayList<>(BulkWrites.run(cluster.urls(), puts, PREFILL_CONNECTIONS_PER_NODE,
-        PREFILL_DEADLINE, System.out));
+    // Seeded straight onto each key's three replicas: what default-quorum PUTs leave, several times faster.
+    List<Write> history = new ArrayList<>(BulkWrites.seed(cluster.urls(), puts, cluster.urls().size(), PREFILL_DEADLINE,
+        System.out));
     long prefillMillis = millisSince(step);
     step = System.nanoTime();
     history.addAll(BulkWrites.run(cluster.urls(), deleted.stream().map(key -> new BulkWrites.Op(key, null)).toList(),
