@@ -138,7 +138,6 @@ class MembershipChangeTest {
     Random random = new Random(seed);
     say("seed %d (replay the key choices with -Dmembership.seed=%d)", seed, seed);
     JsonObject conf = new JsonObject()
-        .put("transfer", new JsonObject().put("recordsPerSecond", 20_000).put("bytesPerSecond", 32 << 20))
         .put("antiEntropy", new JsonObject().put("intervalMs", 2_000));
     long step = System.nanoTime();
     cluster = ProcessCluster.start(new ProcessCluster.Options(3).conf(conf).startTimeout(START_TIMEOUT), dir);
