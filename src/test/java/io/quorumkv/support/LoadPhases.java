@@ -112,12 +112,16 @@ public final class LoadPhases {
     return List.copyOf(phases);
   }
 
-  /** One row per phase; p99 also as a multiple of the first phase's (the baseline). */
+  /** A phase whose name starts so is the baseline; else the first phase is. */
+  public static final String BASELINE_PREFIX = "before";
+
+  /** One row per phase; p99 also as a multiple of the baseline's. */
   public synchronized String table() {
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
         "%-34s %7s %9s %11s %8s %9s %11s %8s %8s %10s %8s%n", "phase", "seconds", "writes/s", "write p99", "x before",
         "reads/s", "read p99", "x before", "503/504", "unanswered", "not sent"));
-    Phase baseline = phases.isEmpty() ? null : phases.get(0);
+    Phase baseline = phases.stream().filter(phase -> phase.name.startsWith(BASELINE_PREFIX)).findFirst()
+        .orElse(phases.isEmpty() ? null : phases.get(0));
     for (Phase phase : phases) {
       double seconds = phase.seconds();
       table.append(String.format(Locale.ROOT, "%-34s %7.1f %9.0f %9.1fms %7.2fx %9.0f %9.1fms %7.2fx %8d %10d %8d%n",
