@@ -4,8 +4,6 @@ import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
-import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.Replica;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.topology.TransferReceiver;
@@ -13,7 +11,6 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 

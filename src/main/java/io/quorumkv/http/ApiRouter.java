@@ -2,7 +2,6 @@ package io.quorumkv.http;
 
 import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.config.NodeConfig;
-import io.quorumkv.config.NodeUrl;
 import io.quorumkv.range.ClusterRange;
 import io.quorumkv.range.RangeProtocol;
 import io.quorumkv.replication.ConditionalWrites;
