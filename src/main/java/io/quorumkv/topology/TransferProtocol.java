@@ -9,8 +9,10 @@ package io.quorumkv.topology;
  */
 public final class TransferProtocol {
   public static final String PATH = "/internal/v0/transfer";
-  public static final String RECORDS_HEADER = TransferSession.RECORDS_HEADER;
-  public static final String BYTES_HEADER = TransferSession.BYTES_HEADER;
+  /** The records still to come from the requested position on, counted before the stream starts. */
+  public static final String RECORDS_HEADER = "X-QKV-Transfer-Records";
+  /** Their key and value bytes. */
+  public static final String BYTES_HEADER = "X-QKV-Transfer-Bytes";
 
   private TransferProtocol() {
   }

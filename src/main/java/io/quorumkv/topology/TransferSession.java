@@ -30,8 +30,6 @@ import java.util.List;
 final class TransferSession implements RangeSource.Listener {
   private static final System.Logger LOG = System.getLogger(TransferSession.class.getName());
   private static final int BATCH_RECORDS = 256;
-  static final String RECORDS_HEADER = "X-QKV-Transfer-Records";
-  static final String BYTES_HEADER = "X-QKV-Transfer-Bytes";
 
   private final long epoch;
   private final NodeUrl source;
@@ -122,8 +120,8 @@ final class TransferSession implements RangeSource.Listener {
   @Override
   public void ready() {
     if (recordsAnnounced < 0 && stream != null) {
-      recordsAnnounced = parse(stream.header(RECORDS_HEADER));
-      bytesAnnounced = parse(stream.header(BYTES_HEADER));
+      recordsAnnounced = parse(stream.header(TransferProtocol.RECORDS_HEADER));
+      bytesAnnounced = parse(stream.header(TransferProtocol.BYTES_HEADER));
     }
     drain();
   }
