@@ -160,7 +160,8 @@ public final class ClusterTopology {
       }
       current = next;
     }
-    LOG.log(System.Logger.Level.INFO, "topology " + next);
+    // A node alone has its conf as its only topology: nothing worth a line.
+    LOG.log(board.shared() ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, "topology " + next);
     vertx.executeBlocking(() -> {
       meta.write(PERSISTED, current.encode().getBytes(StandardCharsets.UTF_8));
       return null;
