@@ -72,7 +72,7 @@ class MembershipChangeTest {
   private static final int HOT_KEYS = 2_000;
   private static final int DELETED_KEYS = 3_000;
   /** Cold keys read through every node at the end (all 200,000 would be a million reads); every key's copies are checked. */
-  private static final int CHECKED_COLD_KEYS = 5_000;
+  private static final int CHECKED_COLD_KEYS = 1_000;
   private static final String PREFIX = "mc-";
   /** The first key after every {@link #PREFIX} key ('.' follows '-'). */
   private static final String PAST_PREFIX = "mc.";
