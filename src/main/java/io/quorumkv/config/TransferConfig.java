@@ -7,7 +7,7 @@ package io.quorumkv.config;
  * @param bytesPerSecond   at most this many key and value bytes a second, over all its transfers
  */
 public record TransferConfig(long recordsPerSecond, long bytesPerSecond) {
-  public static final long DEFAULT_RECORDS_PER_SECOND = 10_000;
+  public static final long DEFAULT_RECORDS_PER_SECOND = 2_000;
   public static final long DEFAULT_BYTES_PER_SECOND = 16L << 20;
 
   public static TransferConfig defaults() {
