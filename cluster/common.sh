@@ -94,11 +94,16 @@ line = "epoch %s  stage %s  %s %s" % (epoch, stage, node.split("://")[-1], state
 if transfers:
     sent, remaining = total("recordsSent"), total("recordsRemaining")
     bytes_sent, bytes_remaining = total("bytesSent"), total("bytesRemaining")
-    percent = 100.0 * sent / (sent + remaining) if sent + remaining else 100.0
     done = sum(1 for t in transfers if t.get("state") == "done")
     failed = [t for t in transfers if t.get("state") == "failed"]
-    line += "  records %d/%d (%.1f%%)  bytes %s/%s  transfers %d/%d done" % (
-        sent, sent + remaining, percent, size(bytes_sent), size(bytes_sent + bytes_remaining), done, len(transfers))
+    if any((t.get("recordsRemaining") or 0) < 0 for t in transfers):
+        # A source that has not counted yet says -1: no total to show.
+        line += "  records %d of a total still being counted  bytes %s  transfers %d/%d done" % (
+            sent, size(bytes_sent), done, len(transfers))
+    else:
+        percent = 100.0 * sent / (sent + remaining) if sent + remaining else 100.0
+        line += "  records %d/%d (%.1f%%)  bytes %s/%s  transfers %d/%d done" % (
+            sent, sent + remaining, percent, size(bytes_sent), size(bytes_sent + bytes_remaining), done, len(transfers))
     if failed:
         line += ", %d failed (%s)" % (len(failed), failed[0].get("lastError"))
 else:
