@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Compare-and-set, black-box: 16 clients each make 120 read-modify-write increments of one
+ * Compare-and-set, black-box: 16 clients each make 80 read-modify-write increments of one
  * counter (GET, then PUT with {@code If-Match}, again on 412) through random nodes of three node
  * processes, at the default quorum 2/3. No update may be lost: the values acknowledged with 201
  * are distinct, and the counter ends at their number, give or take the writes whose outcome the
@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CompareAndSetTest {
   private static final int CLIENTS = 16;
-  private static final int INCREMENTS = 120;
+  private static final int INCREMENTS = 80;
   /** Enough for the take-over by the next replica to happen mid-run; fewer, as that run is not the issue's. */
   private static final int INCREMENTS_AFTER_KILL = 60;
   private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

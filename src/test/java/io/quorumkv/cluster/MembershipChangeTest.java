@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Issue 15, point 5: the cluster grows and shrinks under load without losing or resurrecting
- * anything. Three node processes are filled with 200,000 keys (a few thousand then deleted);
+ * anything. Three node processes are filled with 100,000 keys (200,000 with {@code -Dmembership.keys=200000}) (a few thousand then deleted);
  * then, with writers and readers running at the default quorum through every node, a 4th node
  * is added, then a 5th, which is killed ({@code kill -9}) while it streams and started again,
  * then one of the first three leaves ({@code POST /admin/cluster/leave}, its process exits 0).
@@ -64,15 +64,18 @@ import static org.junit.jupiter.api.Assertions.fail;
  * were written with) with the freshest version, and nowhere else; {@code from} reaches the new size.
  * Prints per change its time and records streamed, and per phase the load's throughput and p99.
  *
- * <p>System properties: {@code membership.keys} (default 200,000), {@code membership.writes} and
+ * <p>System properties: {@code membership.keys} (default 100,000; issue 15 names 200,000), {@code membership.writes} and
  * {@code membership.reads} (per second, default 100 and 200), {@code membership.seed}.
  */
 class MembershipChangeTest {
-  private static final int KEYS = Integer.getInteger("membership.keys", 200_000);
+  /** 100,000 keeps the suite inside CI's half hour on 2 cores; the issue's 200,000: {@code -Dmembership.keys=200000}. */
+  private static final int KEYS = Integer.getInteger("membership.keys", 100_000);
   private static final int HOT_KEYS = 2_000;
   private static final int DELETED_KEYS = 3_000;
-  /** Cold keys read through every node at the end (all 200,000 would be a million reads); every key's copies are checked. */
+  /** Cold keys read through every node at the end (all of them would be hundreds of thousands of reads); every key's copies are checked. */
   private static final int CHECKED_COLD_KEYS = 1_000;
+  /** A quarter into what a 5th node takes in (3 copies of each key over 5 nodes): a cursor well into the stream. */
+  private static final long KILL_AFTER_RECORDS = KEYS * 3L / 5 / 4;
   private static final String PREFIX = "mc-";
   /** The first key after every {@link #PREFIX} key ('.' follows '-'). */
   private static final String PAST_PREFIX = "mc.";
@@ -84,8 +87,8 @@ class MembershipChangeTest {
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
   private static final Duration POLL_EVERY = Duration.ofMillis(200);
   private static final Duration SETTLE_AT_MOST = Duration.ofSeconds(90);
-  private static final Duration BASELINE = Duration.ofSeconds(15);
-  private static final Duration AFTERWARDS = Duration.ofSeconds(10);
+  private static final Duration BASELINE = Duration.ofSeconds(10);
+  private static final Duration AFTERWARDS = Duration.ofSeconds(5);
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration READ_RETRIES_FOR = Duration.ofSeconds(60);
   /** How long the members may take, after the last change, to drop copies they no longer replicate and to converge. */
@@ -146,7 +149,7 @@ class MembershipChangeTest {
     cluster = ProcessCluster.start(new ProcessCluster.Options(3).conf(conf).startTimeout(START_TIMEOUT), dir);
     say("3 nodes %s serving after %d ms", cluster.urls(), millisSince(step));
 
-    // Phase 1: 200,000 keys, then a few thousand of them deleted.
+    // Phase 1: KEYS keys, then a few thousand of them deleted.
     List<String> keys = new ArrayList<>(KEYS);
     List<BulkWrites.Op> puts = new ArrayList<>(KEYS);
     for (int i = 0; i < KEYS; i++) {
@@ -328,8 +331,10 @@ class MembershipChangeTest {
           fail(change + ": the join finished before any transfer to the new node was seen streaming, so the kill"
               + " could not land mid-stream (lower transfer.recordsPerSecond): " + view.describe());
         }
-        if (view.transfers().stream().anyMatch(t -> url.equals(t.to()) && "streaming".equals(t.state())
-            && t.recordsSent() > 0)) {
+        long sentToIt = view.transfers().stream().filter(t -> url.equals(t.to()))
+            .mapToLong(TopologyView.Transfer::recordsSent).sum();
+        if (sentToIt >= KILL_AFTER_RECORDS && view.transfers().stream()
+            .anyMatch(t -> url.equals(t.to()) && "streaming".equals(t.state()))) {
           streaming = view;
           break;
         }
