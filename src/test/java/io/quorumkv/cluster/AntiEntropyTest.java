@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * replica's absence. Every check reads each replica's own copy over its internal endpoint.
  */
 class AntiEntropyTest {
-  private static final int KEYS = 10_000;
+  private static final int KEYS = 6_000;
   private static final Duration CONVERGE = Duration.ofSeconds(60);
   private static final int WRITERS = 8;
 
