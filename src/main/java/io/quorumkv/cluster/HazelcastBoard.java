@@ -6,16 +6,13 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.topology.CachingBoard;
 import io.quorumkv.topology.TopologyBoard;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -24,7 +21,7 @@ import java.util.function.Consumer;
  * each node's and transfer's key, followed by entry listeners into local caches. The map calls,
  * which may block, run one at a time on a worker thread of their own, never on an event loop.
  */
-public final class HazelcastBoard implements TopologyBoard {
+public final class HazelcastBoard extends CachingBoard {
   static final String TOPOLOGY_MAP = "quorumkv.topology";
   static final String APPLIED_MAP = "quorumkv.applied";
   static final String TRANSFERS_MAP = "quorumkv.transfers";
@@ -36,9 +33,6 @@ public final class HazelcastBoard implements TopologyBoard {
   private IMap<String, String> topology;
   private IMap<String, Long> appliedMap;
   private IMap<String, String> transfersMap;
-  private final Map<NodeUrl, Long> applied = new ConcurrentHashMap<>();
-  private final Map<String, JsonObject> transfers = new ConcurrentHashMap<>();
-  private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
   public HazelcastBoard(Vertx vertx, HazelcastInstance hazelcast) {
     this.hazelcast = hazelcast;
@@ -52,13 +46,13 @@ public final class HazelcastBoard implements TopologyBoard {
       topology = hazelcast.getMap(TOPOLOGY_MAP);
       appliedMap = hazelcast.getMap(APPLIED_MAP);
       transfersMap = hazelcast.getMap(TRANSFERS_MAP);
-      topology.addEntryListener(new Follower<String>(event -> listeners.forEach(l -> l.accept(event.getValue()))), true);
-      appliedMap.addEntryListener(new Follower<Long>(event -> applied.merge(NodeUrl.parse("applied", event.getKey()),
-          event.getValue(), Math::max)), true);
-      transfersMap.addEntryListener(new Follower<String>(event -> transfers.put(event.getKey(),
+      topology.addEntryListener(new Follower<String>(event -> heardTopology(event.getValue())), true);
+      appliedMap.addEntryListener(new Follower<Long>(event -> heardApplied(NodeUrl.parse("applied", event.getKey()),
+          event.getValue())), true);
+      transfersMap.addEntryListener(new Follower<String>(event -> heardTransfer(event.getKey(),
           new JsonObject(event.getValue()))), true);
-      appliedMap.forEach((node, epoch) -> applied.merge(NodeUrl.parse("applied", node), epoch, Math::max));
-      transfersMap.forEach((id, progress) -> transfers.putIfAbsent(id, new JsonObject(progress)));
+      appliedMap.forEach((node, epoch) -> heardApplied(NodeUrl.parse("applied", node), epoch));
+      transfersMap.forEach((id, progress) -> heardTransfer(id, new JsonObject(progress)));
       return null;
     });
   }
@@ -76,31 +70,16 @@ public final class HazelcastBoard implements TopologyBoard {
   }
 
   @Override
-  public void onTopology(Consumer<String> listener) {
-    listeners.add(listener);
-  }
-
-  @Override
   public void publishApplied(NodeUrl node, long epoch) {
     // Epochs only grow: whichever report runs last on the worker sends the highest one applied.
-    applied.merge(node, epoch, Math::max);
-    worker.executeBlocking(() -> appliedMap.put(node.toString(), applied.get(node)));
-  }
-
-  @Override
-  public Map<NodeUrl, Long> applied() {
-    return Map.copyOf(applied);
+    heardApplied(node, epoch);
+    worker.executeBlocking(() -> appliedMap.put(node.toString(), heardApplied(node, epoch)));
   }
 
   @Override
   public void publishTransfer(String id, JsonObject progress) {
-    transfers.put(id, progress);
+    heardTransfer(id, progress);
     worker.executeBlocking(() -> transfersMap.put(id, progress.encode()));
-  }
-
-  @Override
-  public Map<String, JsonObject> transfers() {
-    return Map.copyOf(transfers);
   }
 
   /** Passes every added or updated entry to one handler, on a Hazelcast event thread. */

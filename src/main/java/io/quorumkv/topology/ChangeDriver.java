@@ -18,6 +18,7 @@ public final class ChangeDriver {
 
   private final ClusterTopology topology;
   private final SettledGrace grace;
+  private boolean ticking;
 
   /** @param graceMs how long after every node applied a step the next may come: the replica timeout */
   public ChangeDriver(ClusterTopology topology, long graceMs, InstantSource wallClock) {
@@ -25,7 +26,16 @@ public final class ChangeDriver {
     this.grace = new SettledGrace(topology, graceMs, wallClock);
   }
 
+  /** One look at the change under way; a tick while the last one still waits on the board is skipped, not queued. */
   public Future<?> tick() {
+    if (ticking) {
+      return Future.succeededFuture();
+    }
+    ticking = true;
+    return advance().onComplete(done -> ticking = false);
+  }
+
+  private Future<?> advance() {
     return topology.reconcile().<Object>compose(level -> {
       Topology current = topology.current();
       if (current.isStable() || !drives(current) || !grace.over(current.epoch())) {

@@ -4,18 +4,10 @@ import io.quorumkv.config.NodeUrl;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 
 /** The {@link TopologyBoard} of a node without membership: in memory, itself its only reader. */
-final class LocalBoard implements TopologyBoard {
-  private final Map<NodeUrl, Long> applied = new ConcurrentHashMap<>();
-  private final Map<String, JsonObject> transfers = new ConcurrentHashMap<>();
-  private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+final class LocalBoard extends CachingBoard {
   private String topology;
 
   @Override
@@ -41,32 +33,17 @@ final class LocalBoard implements TopologyBoard {
       }
       topology = next;
     }
-    listeners.forEach(listener -> listener.accept(next));
+    heardTopology(next);
     return Future.succeededFuture(true);
   }
 
   @Override
-  public void onTopology(Consumer<String> listener) {
-    listeners.add(listener);
-  }
-
-  @Override
   public void publishApplied(NodeUrl node, long epoch) {
-    applied.merge(node, epoch, Math::max);
-  }
-
-  @Override
-  public Map<NodeUrl, Long> applied() {
-    return Map.copyOf(applied);
+    heardApplied(node, epoch);
   }
 
   @Override
   public void publishTransfer(String id, JsonObject progress) {
-    transfers.put(id, progress);
-  }
-
-  @Override
-  public Map<String, JsonObject> transfers() {
-    return Map.copyOf(transfers);
+    heardTransfer(id, progress);
   }
 }
