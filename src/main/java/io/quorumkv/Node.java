@@ -188,8 +188,8 @@ public final class Node {
   }
 
   /**
-   * RocksDB and the stores on it, opened together and closed together, with the anti-entropy
-   * trees built from the record index before anything writes.
+   * RocksDB and the stores on it, opened together and closed together; the anti-entropy trees
+   * are filled from the record index once the topology is agreed, before anything writes.
    */
   private record OpenedStorage(RocksDatabase database, RocksStore records, Store store, HintStore hints,
                                ClockLease lease, RocksMetaStore meta, RecordIndex index, PeerTrees trees) {
@@ -199,17 +199,12 @@ public final class Node {
       try {
         RocksMetaStore meta = new RocksMetaStore(database);
         RecordIndex index = new RecordIndex(database);
-        long started = System.nanoTime();
         long indexed = index.buildIfMissing(meta, wallClock);
         if (indexed > 0) {
           LOG.log(System.Logger.Level.INFO, "indexed " + indexed + " records stored before the record index existed");
         }
+        // Empty until the topology is agreed: reshapeTrees fills them, once, for its nodes.
         PeerTrees trees = new PeerTrees(config.url(), config.cluster());
-        index.forEach(trees::add);
-        long builtMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        // Worth a line only when it slows the start down noticeably (a large store).
-        LOG.log(builtMs >= SLOW_TREE_BUILD_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-            "anti-entropy trees built in " + builtMs + " ms");
         RocksStore records = new RocksStore(database, wallClock);
         records.onChange(trees);
         return new OpenedStorage(database, records, storeLayer.apply(records), new RocksHintStore(database),
@@ -296,12 +291,17 @@ public final class Node {
   /** Shapes the anti-entropy trees for the topology's nodes, while no write changes a record. */
   private Future<Void> reshapeTrees(Topology shapedFor) {
     return vertx.executeBlocking(() -> {
+      long started = System.nanoTime();
       opened.records().whileWritesPaused(() -> {
         if (topology.current().epoch() == shapedFor.epoch()) {
           opened.trees().reshape(shapedFor.readNodes(), opened.index()::forEach);
           treesEpoch = shapedFor.epoch();
         }
       });
+      long builtMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      // Worth a line only when it slows the start or a change down noticeably (a large store).
+      LOG.log(builtMs >= SLOW_TREE_BUILD_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+          "anti-entropy trees built for epoch " + shapedFor.epoch() + " in " + builtMs + " ms");
       return null;
     });
   }

@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 /**
  * One {@link HashTree} per other node, over the records this node holds that the other should
  * hold too: keys whose home set ({@link HomeSet}, from the record's replica count) has both.
- * Built from the record index at start and again for each new topology, kept current by every
- * record change in between.
+ * Built from the record index for the topology agreed at start and again for each new one, kept
+ * current by every record change in between.
  */
 public final class PeerTrees implements RecordChangeListener {
   private final NodeUrl self;
@@ -47,12 +47,6 @@ public final class PeerTrees implements RecordChangeListener {
     Shape next = Shape.of(self, cluster);
     index.accept(entry -> toggle(next, entry.segment(), entry.leaf(), sharers(next, entry.key(), entry.replicas())));
     shape = next;
-  }
-
-  /** Adds an indexed record, while the trees are built and nothing writes yet. */
-  public void add(IndexEntry entry) {
-    Shape current = shape;
-    toggle(current, entry.segment(), entry.leaf(), sharers(current, entry.key(), entry.replicas()));
   }
 
   @Override
