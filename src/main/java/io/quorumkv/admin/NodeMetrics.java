@@ -113,9 +113,13 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   @Override
   public <T> Future<T> timeStorage(String operation, Future<T> pending) {
     Timer.Sample sample = Timer.start(registry);
-    return pending.andThen(done -> sample.stop(storageTimers.computeIfAbsent(operation,
+    return pending.andThen(done -> sample.stop(storageTimer(operation)));
+  }
+
+  private Timer storageTimer(String operation) {
+    return storageTimers.computeIfAbsent(operation,
         op -> Timer.builder("quorumkv_storage_seconds").tag("op", op).publishPercentileHistogram()
-            .description("storage operation latency, queueing on the workers included").register(registry))));
+            .description("storage operation latency on the workers, queueing included").register(registry));
   }
 
   /** {@code GET /metrics}: the registry in Prometheus text format. */
@@ -178,16 +182,23 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
       bindExchangeSeries(antiEntropy, peer);
     }
     FunctionCounter.builder("quorumkv_range_records_scanned", storage, StorageService::rangeRecordsScanned).register(r);
+    // Present from the start: most gets may never reach a worker.
+    storageTimer("get");
+    storageTimer("apply");
+    FunctionCounter.builder("quorumkv_storage_memory_reads", storage, StorageService::readsFromMemory)
+        .description("single-key gets answered from the memtables and block cache on the event loop, "
+            + "without a storage worker (not in quorumkv_storage_seconds)").register(r);
     Gauge.builder("quorumkv_storage_queued", storage, StorageService::queuedRequests)
         .description("single-key gets and applies waiting for a storage worker to take their group").register(r);
     for (String stat : new String[] {"rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-num-keys",
         "rocksdb.estimate-pending-compaction-bytes", "rocksdb.num-running-compactions", "rocksdb.num-running-flushes",
         "rocksdb.total-sst-files-size", "rocksdb.estimate-table-readers-mem", "block-cache-usage-bytes",
-        "block-cache-capacity-bytes"}) {
+        "block-cache-capacity-bytes", "row-cache-usage-bytes"}) {
       Gauge.builder("quorumkv_rocksdb_" + stat.replace("rocksdb.", "").replace('-', '_'), engineSnapshot,
           s -> s.getOrDefault(stat, 0L)).register(r);
     }
-    for (String ticker : new String[] {"block-cache-hits", "block-cache-misses", "bytes-written",
+    for (String ticker : new String[] {"block-cache-hits", "block-cache-misses", "row-cache-hits", "row-cache-misses",
+        "bytes-written",
         "compaction-bytes-read", "compaction-bytes-written", "stall-micros"}) {
       FunctionCounter.builder("quorumkv_rocksdb_" + ticker.replace('-', '_'), engineSnapshot,
           s -> s.getOrDefault(ticker, 0L)).register(r);

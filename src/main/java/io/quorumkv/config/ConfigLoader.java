@@ -116,6 +116,7 @@ public final class ConfigLoader {
     return new StorageConfig(
         section.positiveInt("workers", d.workers(), MAX_STORAGE_WORKERS),
         section.positiveLong("blockCacheBytes", d.blockCacheBytes()),
+        section.nonNegativeLong("rowCacheBytes", d.rowCacheBytes()),
         section.positiveLong("writeBufferBytes", d.writeBufferBytes()),
         section.positiveLong("sweepIntervalMs", d.sweepIntervalMs()),
         section.nonNegativeLong("purgeGraceMs", d.purgeGraceMs()));

@@ -5,21 +5,23 @@ package io.quorumkv.config;
  *
  * @param workers          storage worker verticles (each runs one RocksDB call at a time)
  * @param blockCacheBytes  shared LRU block cache for reads
+ * @param rowCacheBytes    LRU cache of single records read by key (RocksDB's row cache); 0 for none
  * @param writeBufferBytes size of one memtable (RocksDB keeps at most two)
  * @param sweepIntervalMs  how often the purge sweep walks the store
  * @param purgeGraceMs     how long tombstones and expired records stay on disk before the sweep drops them
  */
-public record StorageConfig(int workers, long blockCacheBytes, long writeBufferBytes,
+public record StorageConfig(int workers, long blockCacheBytes, long rowCacheBytes, long writeBufferBytes,
                             long sweepIntervalMs, long purgeGraceMs) {
 
   public static final int DEFAULT_WORKERS = 4;
   public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
+  public static final long DEFAULT_ROW_CACHE_BYTES = 64L << 20;
   public static final long DEFAULT_WRITE_BUFFER_BYTES = 16L << 20;
   public static final long DEFAULT_SWEEP_INTERVAL_MS = 10 * 60_000L;
   public static final long DEFAULT_PURGE_GRACE_MS = 24 * 3_600_000L;
 
   public static StorageConfig defaults() {
-    return new StorageConfig(DEFAULT_WORKERS, DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
+    return new StorageConfig(DEFAULT_WORKERS, DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
         DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS);
   }
 }

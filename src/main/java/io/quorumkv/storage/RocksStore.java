@@ -2,6 +2,7 @@ package io.quorumkv.storage;
 
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
+import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -37,6 +38,7 @@ public final class RocksStore implements Store {
   private final ColumnFamilyHandle records;
   private final ColumnFamilyHandle index;
   private final InstantSource wallClock;
+  private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
   private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
   private volatile RecordChangeListener listener = RecordChangeListener.NONE;
@@ -88,6 +90,21 @@ public final class RocksStore implements Store {
       byte[] bytes = db.get(records, key);
       return bytes == null ? null : RecordCodec.decode(bytes);
     });
+  }
+
+  /**
+   * A read that RocksDB answers from the memtables and the block cache, or refuses with
+   * {@code Incomplete} where it would have to read a file: it never blocks on the disk.
+   */
+  @Override
+  public CachedRead getCached(byte[] key) {
+    return database.tryCall(db -> {
+      if (closed) {
+        return CachedRead.UNKNOWN;
+      }
+      byte[] bytes = db.get(records, memoryOnly, key);
+      return bytes == null ? CachedRead.ABSENT : CachedRead.of(RecordCodec.decode(bytes));
+    }, CachedRead.UNKNOWN);
   }
 
   @Override
@@ -233,6 +250,7 @@ public final class RocksStore implements Store {
       closed = true;
       openCursors.forEach(RocksRangeCursor::release);
       openCursors.clear();
+      memoryOnly.close();
     });
   }
 

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The node's storage as seen from event loops: every call runs on a storage worker through
- * the {@link StorageExecutor} and answers with a Future on the caller's context.
+ * the {@link StorageExecutor} and answers with a Future on the caller's context, except a get
+ * that the engine can answer from memory, which is answered on the caller's thread.
  */
 public final class StorageService {
   private static final int COUNT_STEP_RECORDS = 4096;
@@ -23,6 +24,7 @@ public final class StorageService {
   private final InstantSource wallClock;
   private final StorageObserver observer;
   private final LongAdder rangeRecordsScanned = new LongAdder();
+  private final LongAdder readsFromMemory = new LongAdder();
 
   /** @param grouped the single-key gets and applies, grouped per worker (group commit) */
   public StorageService(Store store, StorageExecutor executor, GroupedStorage grouped, InstantSource wallClock,
@@ -34,7 +36,16 @@ public final class StorageService {
     this.observer = observer;
   }
 
+  /**
+   * The stored record, read on the caller's thread when the memtables and the block cache hold
+   * it (no worker hand-off, no queue: the usual case for a hot key), else on a storage worker.
+   */
   public Future<Record> get(byte[] key) {
+    CachedRead cached = store.getCached(key);
+    if (cached.known()) {
+      readsFromMemory.increment();
+      return Future.succeededFuture(cached.record());
+    }
     return observer.timeStorage("get", grouped.get(key));
   }
 
@@ -122,6 +133,11 @@ public final class StorageService {
   /** Single-key gets and applies waiting for a storage worker to take their group. */
   public int queuedRequests() {
     return grouped.queued();
+  }
+
+  /** Single-key gets answered from memory on the caller's thread since the node started. */
+  public long readsFromMemory() {
+    return readsFromMemory.sum();
   }
 
   /** Records read by range scans since the node started, tombstones and expired ones included. */

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.function.BiPredicate;
 
 /**
- * A replica's local records, blocking: only storage workers call it, never an event loop.
+ * A replica's local records, blocking: only storage workers call it, never an event loop
+ * (except {@link #getCached}).
  * Keys are raw bytes ordered bytewise (so UTF-8 ids sort as their bytes). Layers (test faults,
  * counters) wrap it; {@link RocksStore} is the engine.
  */
@@ -13,6 +14,16 @@ public interface Store extends AutoCloseable {
 
   /** The stored record for the key, tombstones and expired ones included; null if there is none. */
   Record get(byte[] key);
+
+  /**
+   * {@link #get}, answered only if the engine can do so from memory (memtables and block cache)
+   * without touching the disk or waiting for a lock; {@link CachedRead#UNKNOWN} otherwise. The one
+   * call an event loop may make. The default never knows, so a layer that holds or fails reads
+   * sees every read in {@link #get}.
+   */
+  default CachedRead getCached(byte[] key) {
+    return CachedRead.UNKNOWN;
+  }
 
   /**
    * Stores the record unless the one already stored supersedes it; either way the key keeps the

@@ -184,9 +184,18 @@ class AdminApiTest {
         "quorumkv_rocksdb_cur_size_all_mem_tables",
         "quorumkv_rocksdb_block_cache_hits_total",
         "quorumkv_rocksdb_block_cache_usage_bytes",
-        "quorumkv_rocksdb_estimate_pending_compaction_bytes"}) {
+        "quorumkv_rocksdb_estimate_pending_compaction_bytes",
+        "quorumkv_rocksdb_row_cache_hits_total",
+        "quorumkv_storage_memory_reads_total"}) {
       assertTrue(metrics.contains(series), "missing " + series);
     }
+    // Both reads (the record just written, and a key never written) were answered from memory.
+    assertTrue(counterValue(metrics, "quorumkv_storage_memory_reads_total") >= 2, metrics);
+  }
+
+  private static double counterValue(String metrics, String series) {
+    return metrics.lines().filter(line -> line.startsWith(series + " ")).findFirst()
+        .map(line -> Double.parseDouble(line.substring(series.length() + 1))).orElseThrow();
   }
 
   @Test

@@ -12,6 +12,8 @@ import java.util.List;
  * A store that forwards every call, the grouped ones included, to the store it wraps: the base
  * of the test layers, which override only what they change. Forwarding {@link #getAll} and
  * {@link #applyAll} matters: the interface's defaults would split a group into single calls.
+ * {@link #getCached} is not forwarded: every read of a layer reaches {@link #get}, where it can be
+ * held or failed.
  */
 public class DelegatingStore implements Store {
   private final Store delegate;
