@@ -37,8 +37,9 @@ for server in limit peer-onenio; do
   [ -f "$BENCH/$server/target/$server.jar" ] || mvn -q -B -f "$BENCH/$server/pom.xml" -DskipTests package
 done
 REF_JVM="-Xms1g -Xmx1g -XX:+UseG1GC"
-QKV_JVM="-Xms$HEAP -Xmx$HEAP -XX:+UseG1GC"
-LIMIT_PORT=18190 PEER_PORT=18191 QKV_PORT=18192 BEFORE_PORT=18193 ETCD_PORT=18379
+QKV_JVM="-Xms$HEAP -Xmx$HEAP -XX:+UseG1GC -Xlog:gc:file=$work/gc-%p.log"
+NODE_GC_LOG_DIR=$work
+LIMIT_PORT=18190 PEER_PORT=18191 QKV_PORT=18192 BEFORE_PORT=18193 SINGLE_PORT=18194 ETCD_PORT=18379
 CLUSTER_PORTS=(18180 18181 18182)
 
 stage() { [[ ",$STAGES," == *",$1,"* ]]; }
@@ -61,8 +62,11 @@ compare() {
 
 if stage single; then
   echo "== single node: quorumkv, the peer and the limit"
-  targets=(-t "$(qkv_target quorumkv "$QKV_PORT" "$NODE_JAR")")
+  # The other build goes first: a PUT run measured right after another target's shares the CPU
+  # with that target's compactions, so this order does not flatter the build under test.
+  targets=()
   [ -z "${BEFORE_JAR:-}" ] || targets+=(-t "$(qkv_target before "$BEFORE_PORT" "$(realpath "$BEFORE_JAR")")")
+  targets+=(-t "$(qkv_target quorumkv "$QKV_PORT" "$NODE_JAR")")
   compare single --baseline limit --prefill "$PREFILL" "${targets[@]}" \
     -t "name=peer url=http://127.0.0.1:$PEER_PORT start='exec java $REF_JVM -jar $BENCH/peer-onenio/target/peer-onenio.jar $PEER_PORT $work/peer-data'" \
     -t "$(limit_target)"
@@ -126,7 +130,20 @@ if stage cluster; then
   start_cluster "$work/cluster" 18701 "" "${CLUSTER_PORTS[@]}" > /dev/null
   compare cluster --baseline etcd3 --prefill 200000 \
     -t "name=quorumkv3 url=http://127.0.0.1:${CLUSTER_PORTS[0]}" \
-    -t "$(qkv_target single "$QKV_PORT" "$NODE_JAR")" \
+    -t "$(qkv_target single "$SINGLE_PORT" "$NODE_JAR")" \
     -t "name=etcd3 url=http://127.0.0.1:$ETCD_PORT scripts=etcd start='exec $BENCH/etcd/cluster.sh $ETCD_PORT $work/etcd'"
 fi
+# Memory: every quorumkv node's GC pauses (from its GC log) and any OutOfMemoryError in its output.
+{
+  echo "| GC log | pauses | total pause ms | longest pause ms | seconds logged |"
+  echo "| --- | ---: | ---: | ---: | ---: |"
+  for log in "$work"/gc-*.log; do
+    [ -e "$log" ] || continue
+    awk -v name="${log##*/}" '/Pause/ { n++; ms = $NF; sub("ms", "", ms); total += ms; if (ms > max) max = ms }
+      { t = $1; gsub(/[][s]/, "", t) } END { printf "| %s | %d | %.0f | %.1f | %.0f |\n", name, n, total, max, t }' "$log"
+  done
+  echo
+  echo "OutOfMemoryError in quorumkv output: $(grep -rl OutOfMemoryError "$work" --include='*.log' | grep -v '/gc-' | wc -l) files"
+} > "$OUT/memory.md"
+cat "$OUT/memory.md"
 echo "tables in $OUT"

@@ -58,11 +58,12 @@ alive() {
 }
 
 # node_pid NAME: prints the pid of NAME if it runs; fails if not (a pid file left behind whose
-# pid now belongs to another program does not count).
+# pid now belongs to another program does not count). Any jar counts (JAR= may name one without
+# "quorumkv" in its path), as long as it runs with a --config.
 node_pid() {
   local pid command
   pid=$(cat "$NODE_RUN_DIR/$1.pid" 2> /dev/null) && [ -n "$pid" ] && alive "$pid" || return 1
-  command=$(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null) && [[ $command == *"-jar "*quorumkv*" --config "* ]] && echo "$pid"
+  command=$(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null) && [[ $command == *" -jar "*" --config "* ]] && echo "$pid"
 }
 
 # node_start NAME CONF: starts a node in the background, from the repository's root (relative
