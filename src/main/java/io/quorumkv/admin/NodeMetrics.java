@@ -186,7 +186,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     storageTimer("get");
     storageTimer("apply");
     FunctionCounter.builder("quorumkv_storage_memory_reads", storage, StorageService::readsFromMemory)
-        .description("single-key gets answered from the memtables and block cache on the event loop, "
+        .description("single-key gets answered from the memtables, row cache and block cache on the event loop, "
             + "without a storage worker (not in quorumkv_storage_seconds)").register(r);
     Gauge.builder("quorumkv_storage_queued", storage, StorageService::queuedRequests)
         .description("single-key gets and applies waiting for a storage worker to take their group").register(r);

@@ -21,7 +21,7 @@ public record StorageConfig(int workers, long blockCacheBytes, long rowCacheByte
   public static final long DEFAULT_PURGE_GRACE_MS = 24 * 3_600_000L;
 
   public static StorageConfig defaults() {
-    return new StorageConfig(DEFAULT_WORKERS, DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
-        DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS);
+    return new StorageConfig(DEFAULT_WORKERS, DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES,
+        DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS);
   }
 }

@@ -93,7 +93,7 @@ public final class RocksStore implements Store {
   }
 
   /**
-   * A read that RocksDB answers from the memtables and the block cache, or refuses with
+   * A read that RocksDB answers from the memtables, the row cache and the block cache, or refuses with
    * {@code Incomplete} where it would have to read a file: it never blocks on the disk.
    */
   @Override
