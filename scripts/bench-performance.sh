@@ -83,7 +83,7 @@ bench() {
   if grep -q "Non-2xx" "$OUT/$name.txt"; then echo "  $name: $(grep Non-2xx "$OUT/$name.txt")" >&2; fi
 }
 throughput() { awk '/^Requests\/sec/ {print $2}' "$OUT/$1.txt"; }
-percentile() { awk -v p="$2" '$1 == p {sub(/ms$/, "", $2); print $2}' "$OUT/$1.txt"; }
+percentile() { load_percentile "$OUT/$1.txt" "$2"; }
 ratio() { echo "scale=2; $1 / $2" | bc -l | sed 's/^\./0./'; }
 
 declare -A results

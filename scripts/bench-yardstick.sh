@@ -78,8 +78,6 @@ load() {
   shift 2
   java -jar "$NODE_JAR" bench --url "$url" --keys "$PREFILL" "$@" > "$work/latency/$name.txt" 2> /dev/null || true
 }
-# percentile FILE P: the load tool's latency at percentile P ("99.000"), in ms.
-percentile() { awk -v p="$2%" '$1 == p { sub("ms", "", $2); print $2; exit }' "$1"; }
 rate_of() { awk '/^Requests\/sec:/ { printf "%d", $2 }' "$1"; }
 
 if stage latency; then
@@ -108,8 +106,8 @@ if stage latency; then
             --connections "$connections" --workload "$op" --duration "${DURATION}s" --warmup 10s
         done
         q="$work/latency/quorumkv-$op-$connections-$round.txt" l="$work/latency/limit-$op-$connections-$round.txt"
-        python3 - "$op" "$connections" "$rate" "$round" "$(percentile "$q" 99.000)" "$(percentile "$q" 99.900)" \
-          "$(percentile "$l" 99.000)" "$(percentile "$l" 99.900)" >> "$table" <<'EOF'
+        python3 - "$op" "$connections" "$rate" "$round" "$(load_percentile "$q" 99.000%)" "$(load_percentile "$q" 99.900%)" \
+          "$(load_percentile "$l" 99.000%)" "$(load_percentile "$l" 99.900%)" >> "$table" <<'EOF'
 import sys
 op, conns, rate, rnd, q99, q999, l99, l999 = sys.argv[1:]
 ratio = lambda a, b: f"{float(a) / float(b):.1f}x" if a and b and float(b) > 0 else "n/a"

@@ -37,6 +37,9 @@ fill() {
   fi
 }
 
+# load_percentile FILE P: the latency at percentile P ("99.000%") of a load tool report, in ms.
+load_percentile() { awk -v p="$2" '$1 == p { sub(/ms$/, "", $2); print $2; exit }' "$1"; }
+
 # wrk_rate OUT URL WORKLOAD: one wrk run of scripts/wrk/WORKLOAD.lua, DURATION s on CONNECTIONS
 # connections (KEYS, VALUE, QUORUM and PREFIX reach the Lua script through the environment), its
 # output kept in OUT; prints its requests/s and warns of non-2xx answers.
