@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The node's storage as seen from event loops: every call runs on a storage worker through
- * the {@link StorageExecutor} and answers with a Future on the caller's context, except a get
- * that the engine can answer from memory, which is answered on the caller's thread.
+ * the {@link StorageExecutor} and answers with a Future on the caller's context, except the first
+ * get of an event-loop turn that the engine can answer from memory, which is answered on the
+ * caller's thread.
  */
 public final class StorageService {
   private static final int COUNT_STEP_RECORDS = 4096;
@@ -25,6 +26,7 @@ public final class StorageService {
   private final StorageObserver observer;
   private final LongAdder rangeRecordsScanned = new LongAdder();
   private final LongAdder readsFromMemory = new LongAdder();
+  private final LoopTurns loopTurns = new LoopTurns();
 
   /** @param grouped the single-key gets and applies, grouped per worker (group commit) */
   public StorageService(Store store, StorageExecutor executor, GroupedStorage grouped, InstantSource wallClock,
@@ -37,11 +39,13 @@ public final class StorageService {
   }
 
   /**
-   * The stored record, read on the caller's thread when the memtables and the block cache hold
-   * it (no worker hand-off, no queue: the usual case for a hot key), else on a storage worker.
+   * The stored record. The first get of an event-loop turn is read on the caller's thread when
+   * the memtables and the caches hold it (no worker hand-off: the latency of a lone request);
+   * the others of a busy turn, and records only the files hold, are read by a storage worker,
+   * grouped into one {@code MultiGet} (less CPU per key under load).
    */
   public Future<Record> get(byte[] key) {
-    CachedRead cached = store.getCached(key);
+    CachedRead cached = loopTurns.firstOfTurn() ? store.getCached(key) : CachedRead.UNKNOWN;
     if (cached.known()) {
       readsFromMemory.increment();
       return Future.succeededFuture(cached.record());
