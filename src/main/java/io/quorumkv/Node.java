@@ -323,7 +323,8 @@ public final class Node {
     List<RouteMount> mounts = List.of(metrics, admin, new MembershipAdmin(topology, config.adminToken()),
         new Dashboard(config.adminToken() != null));
     ApiContext api = new ApiContext(config, storage, clock, topology, liveNodes, hints,
-        readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx));
+        readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx),
+        metrics.requests());
     metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);
     warnAboutResurrection();
     DeploymentOptions storageOptions = new DeploymentOptions()
@@ -342,7 +343,7 @@ public final class Node {
           maintenanceDeployment = id;
           return vertx.deployVerticle(() -> {
             HttpVerticle verticle = new HttpVerticle(config.url().host(), port, config.shutdownTimeoutMs(),
-                config.idleTimeoutMs(), v -> ApiRouter.create(v, api), this::settleInFlightWrites);
+                config.idleTimeoutMs(), v -> ApiRouter.create(v, api), this::settleInFlightWrites, metrics.requests());
             httpVerticles.add(verticle);
             return verticle;
           }, httpOptions);

@@ -16,6 +16,7 @@ import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.http.ApiErrors;
+import io.quorumkv.http.RequestMetrics;
 import io.quorumkv.http.RouteMount;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicaFailure;
@@ -29,6 +30,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MetricsDomain;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 
@@ -41,9 +43,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One node's metrics, in a Prometheus registry of its own: Vert.x's HTTP server and client
- * metrics by route, method and status (through vertx-micrometer-metrics), JVM memory by pool, plus quorumkv's own:
- * storage operation latency, replica call outcomes, 504s, read repairs, hints, and RocksDB
+ * One node's metrics, in a Prometheus registry of its own: the HTTP server's requests by route,
+ * method and status ({@link HttpRequestMetrics}), Vert.x's HTTP client and pool metrics (through
+ * vertx-micrometer-metrics), JVM memory by pool, plus quorumkv's own: storage operation latency, replica call outcomes, 504s, read repairs, hints, and RocksDB
  * figures. RocksDB figures are read on a storage worker every few seconds and served from
  * that snapshot, so a scrape never calls RocksDB from an event loop.
  */
@@ -51,12 +53,6 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   public static final long ENGINE_REFRESH_MS = 5_000;
   public static final String PATH = "/metrics";
 
-  /** Request methods kept as label values; any other is counted as {@link #OTHER_METHOD}. */
-  static final Set<String> STANDARD_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
-      "TRACE", "PATCH");
-  static final String OTHER_METHOD = "OTHER";
-  /** Vert.x's timer of HTTP server requests, {@code vertx_http_server_response_time_seconds} in Prometheus. */
-  static final String HTTP_SERVER_TIME = "vertx.http.server.response.time";
   /** Latency range the HTTP server histogram resolves: loopback requests take well under a millisecond. */
   private static final Duration FASTEST_REQUEST = Duration.ofNanos(100_000);
   private static final Duration SLOWEST_REQUEST = Duration.ofSeconds(30);
@@ -67,18 +63,19 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
   private final Counter writesSuperseded;
+  private final HttpRequestMetrics requests;
 
   public NodeMetrics() {
-    // Vert.x labels HTTP metrics with the request's method whatever it is: each new one a client
-    // makes up would add series for good, and every scrape (on an event loop) would grow with them.
+    // Vert.x labels its HTTP client metrics with the request's method whatever it is: each new one
+    // would add series for good, and every scrape (on an event loop) would grow with them.
     registry.config().meterFilter(MeterFilter.replaceTagValues(Label.HTTP_METHOD.toString(),
-        method -> STANDARD_METHODS.contains(method) ? method : OTHER_METHOD));
+        method -> HttpRequestMetrics.STANDARD_METHODS.contains(method) ? method : HttpRequestMetrics.OTHER_METHOD));
     // Histogram buckets for request latency, so that percentiles over any window (the dashboard's
     // p50 and p99 of the last minutes) follow from two scrapes.
     registry.config().meterFilter(new MeterFilter() {
       @Override
       public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-        if (id.getType() != Meter.Type.TIMER || !id.getName().equals(HTTP_SERVER_TIME)) {
+        if (id.getType() != Meter.Type.TIMER || !id.getName().equals(HttpRequestMetrics.RESPONSE_TIME)) {
           return config;
         }
         return DistributionStatisticConfig.builder().percentilesHistogram(true)
@@ -91,15 +88,25 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     new JvmMemoryMetrics().bindTo(registry);
     notEnoughReplicas = Counter.builder("quorumkv_not_enough_replicas")
         .description("requests answered 504 because fewer than ack replicas answered").register(registry);
+    requests = new HttpRequestMetrics(registry);
     writesSuperseded = Counter.builder("quorumkv_writes_superseded")
         .description("write attempts refused by replicas holding a newer record, written again above it")
         .register(registry);
   }
 
-  /** Vert.x options that report HTTP and pool metrics into this registry. */
+  /**
+   * Vert.x options that report HTTP client, pool and event bus metrics into this registry. The HTTP
+   * server's requests are recorded by {@link #requests()} instead, in the same series.
+   */
   public VertxOptions instrument(VertxOptions options) {
     return options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)
+        .addDisabledMetricsCategory(MetricsDomain.HTTP_SERVER)
         .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME)));
+  }
+
+  /** Records the HTTP server's requests: {@code vertx_http_server_requests_total} and {@code _response_time_seconds}. */
+  public RequestMetrics requests() {
+    return requests;
   }
 
   public MicrometerMetricsFactory vertxMetricsFactory() {

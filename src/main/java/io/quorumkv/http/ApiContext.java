@@ -24,10 +24,11 @@ import java.util.List;
  * @param antiEntropy the exchanges this node starts, for their state
  * @param topology    the agreed topology, as this node last saw it
  * @param keyLocks    serialize the conditional writes this node runs as a key's first replica
+ * @param requests    told of every request answered (rate and latency by route, method, status)
  */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, ClusterTopology topology,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
                          List<RouteMount> mounts, InstantSource wallClock, TreeService trees,
-                         AntiEntropy antiEntropy, KeyLocks keyLocks) {
+                         AntiEntropy antiEntropy, KeyLocks keyLocks, RequestMetrics requests) {
 }

@@ -51,6 +51,7 @@ public final class ApiRouter {
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
     ClusterHandler cluster = new ClusterHandler(config, topology, api.liveNodes(), api.hints(), api.readRepair(), api.antiEntropy());
     Router router = Router.router(vertx);
+    router.route().handler(new RequestTiming(api.requests()));
 
     router.get(ENTITY).handler(guarded(entity::get));
     router.put(ENTITY).handler(bodyHandler(config)).handler(guarded(entity::put));

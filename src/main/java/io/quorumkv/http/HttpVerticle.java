@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,7 @@ public final class HttpVerticle extends VerticleBase {
   private final long idleTimeoutMs;
   private final Function<io.vertx.core.Vertx, Router> routerFactory;
   private final Supplier<Future<?>> afterShutdown;
+  private final RequestMetrics requests;
   private HttpServer server;
 
   /**
@@ -37,15 +39,18 @@ public final class HttpVerticle extends VerticleBase {
    * @param idleTimeoutMs     a connection idle (no read, no write) this long is closed; 0 for never
    * @param afterShutdown     what the stop waits for once the server is shut down, while the
    *                          verticle's replica clients are still open (bound it with a timeout)
+   * @param requests          told of the requests answered before routing (those the decoder could not parse)
    */
   public HttpVerticle(String host, int port, long shutdownTimeoutMs, long idleTimeoutMs,
-                      Function<io.vertx.core.Vertx, Router> routerFactory, Supplier<Future<?>> afterShutdown) {
+                      Function<io.vertx.core.Vertx, Router> routerFactory, Supplier<Future<?>> afterShutdown,
+                      RequestMetrics requests) {
     this.host = host;
     this.port = port;
     this.shutdownTimeoutMs = shutdownTimeoutMs;
     this.idleTimeoutMs = idleTimeoutMs;
     this.routerFactory = routerFactory;
     this.afterShutdown = afterShutdown;
+    this.requests = requests;
   }
 
   @Override
@@ -60,9 +65,15 @@ public final class HttpVerticle extends VerticleBase {
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
     server = vertx.createHttpServer(options)
         .connectionHandler(InvalidRequests::checkVersions)
-        .invalidRequestHandler(InvalidRequests::answer)
+        .invalidRequestHandler(this::answerInvalid)
         .requestHandler(routerFactory.apply(vertx));
     return server.listen();
+  }
+
+  private void answerInvalid(HttpServerRequest request) {
+    long start = System.nanoTime();
+    int status = InvalidRequests.answer(request);
+    requests.answered("", request.method(), status, System.nanoTime() - start);
   }
 
   /**

@@ -27,7 +27,8 @@ final class InvalidRequests {
   private InvalidRequests() {
   }
 
-  static void answer(HttpServerRequest request) {
+  /** Answers the request; returns the status it answered with. */
+  static int answer(HttpServerRequest request) {
     Throwable cause = decoderFailure(request);
     int status;
     String message;
@@ -53,6 +54,7 @@ final class InvalidRequests {
         .putHeader(HttpHeaders.CONNECTION, "close")
         .end(message + "\n")
         .onComplete(sent -> request.connection().close());
+    return status;
   }
 
   private static Throwable decoderFailure(HttpServerRequest request) {

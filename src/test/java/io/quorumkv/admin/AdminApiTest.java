@@ -336,6 +336,16 @@ class AdminApiTest {
     assertEquals(series(before), series(after), "200 more unknown methods added series");
   }
 
+  @Test
+  void requestsAnsweredBeforeRoutingAreCountedWithoutARoute() throws IOException {
+    RawHttp.exchange(node.port(), "GET /v0/status HTTP/9.9\r\nHost: x\r\n\r\n");
+    http.putEntity("routed", "v");
+    String metrics = text(http.get("/metrics"));
+    assertEquals(1.0, counterValue(metrics, "vertx_http_server_requests_total{code=\"505\",method=\"GET\",route=\"\"}"));
+    assertTrue(counterValue(metrics, "vertx_http_server_response_time_seconds_count{code=\"201\",method=\"PUT\",route=\"/v0/entity\"}")
+        >= 1, metrics);
+  }
+
   /** The series of a Prometheus scrape, whatever their values. */
   private static List<String> series(String scrape) {
     return scrape.lines().filter(line -> !line.startsWith("#") && !line.isBlank())
