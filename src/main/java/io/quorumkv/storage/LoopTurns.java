@@ -4,6 +4,8 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 
+import java.util.concurrent.RejectedExecutionException;
+
 /**
  * Tells a get whether it is the first its event loop makes in the current turn (one pass over
  * the connections that are ready, then the loop's queued tasks). A lone request is read on the
@@ -24,8 +26,12 @@ final class LoopTurns {
       return false;
     }
     turn.taken = true;
-    // Netty runs queued tasks after the turn's I/O events: the next turn starts fresh.
-    loop.nettyEventLoop().execute(turn::end);
+    try {
+      // Netty runs queued tasks after the turn's I/O events: the next turn starts fresh.
+      loop.nettyEventLoop().execute(turn::end);
+    } catch (RejectedExecutionException shuttingDown) {
+      turn.taken = false;
+    }
     return true;
   }
 
