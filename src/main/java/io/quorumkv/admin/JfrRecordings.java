@@ -132,7 +132,11 @@ public final class JfrRecordings {
    * recording of that name replaced it.
    */
   public Export file(String name) throws IOException {
-    Recording recording = existing(name);
+    return export(existing(name));
+  }
+
+  private Export export(Recording recording) throws IOException {
+    String name = recording.getName();
     RecordingState state = recording.getState();
     if (state == RecordingState.RUNNING) {
       Path dump = Files.createTempFile(dir, name + ".", ".snapshot.jfr");
@@ -166,7 +170,9 @@ public final class JfrRecordings {
 
   /** The flame graph of the recording as a temporary HTML file, converted from a dump of its own. */
   public Export flameGraph(String name, FlameKind kind) throws IOException {
-    Export jfr = file(name);
+    Recording recording = existing(name);
+    boolean wasRunning = recording.getState() == RecordingState.RUNNING;
+    Export jfr = export(recording);
     String kindName = kind.name().toLowerCase();
     try {
       Path page = Files.createTempFile(dir, name + "." + kindName + ".", ".html");
@@ -175,6 +181,10 @@ public final class JfrRecordings {
         JfrToFlame.convert(jfr.path().toString(), page.toString(), arguments);
       } catch (IOException | RuntimeException e) {
         Files.deleteIfExists(page);
+        // A stop (or a newer recording of the name) during the dump can leave it unreadable.
+        if (wasRunning && recording.getState() != RecordingState.RUNNING) {
+          throw new IllegalStateException("recording '" + name + "' stopped while it was dumped; ask again");
+        }
         throw e;
       }
       return new Export(page, name + "." + kindName + ".html");
