@@ -45,9 +45,10 @@ import java.util.function.ToDoubleFunction;
 /**
  * One node's metrics, in a Prometheus registry of its own: the HTTP server's requests by route,
  * method and status ({@link HttpRequestMetrics}), Vert.x's HTTP client and pool metrics (through
- * vertx-micrometer-metrics), JVM memory by pool, plus quorumkv's own: storage operation latency, replica call outcomes, 504s, read repairs, hints, and RocksDB
- * figures. RocksDB figures are read on a storage worker every few seconds and served from
- * that snapshot, so a scrape never calls RocksDB from an event loop.
+ * vertx-micrometer-metrics), JVM memory by pool, plus quorumkv's own: storage operation latency,
+ * replica call outcomes, 504s, read repairs, hints, and RocksDB figures. RocksDB figures are read
+ * on a storage worker every few seconds and served from that snapshot, so a scrape never calls
+ * RocksDB from an event loop.
  */
 public final class NodeMetrics implements StorageObserver, ReplicationObserver, RouteMount {
   public static final long ENGINE_REFRESH_MS = 5_000;
