@@ -16,7 +16,7 @@ public interface Store extends AutoCloseable {
   Record get(byte[] key);
 
   /**
-   * {@link #get}, answered only if the engine can do so from memory (memtables and block cache)
+   * {@link #get}, answered only if the engine can do so from memory (memtables, row and block cache)
    * without touching the disk or waiting for a lock; {@link CachedRead#UNKNOWN} otherwise. The one
    * call an event loop may make. The default never knows, so a layer that holds or fails reads
    * sees every read in {@link #get}.
