@@ -17,7 +17,8 @@ import java.util.function.Function;
  * Single-key gets and applies, grouped: the ones that arrive while a storage worker is busy
  * wait in a queue, and the worker takes them all at once, as one {@link Store#getAll} and one
  * {@link Store#applyAll} (one multi-get, one write batch and one WAL write: group commit).
- * An idle worker starts on a lone request at once, so grouping adds no wait of its own.
+ * Asked from an event loop, the drain is queued when the loop's turn ends, so the requests of
+ * one turn make one group and wake a worker once; a lone request waits for nothing else.
  *
  * <p>Each calling thread (an event loop) queues into a lane of its own, given round robin, and
  * each lane has at most one drain queued or running on the {@link StorageExecutor}: what one
@@ -80,7 +81,7 @@ public final class GroupedStorage {
 
     void add(Pending<?> request) {
       queue.add(request);
-      if (drainQueued.compareAndSet(false, true)) {
+      if (drainQueued.compareAndSet(false, true) && !TurnEnd.defer(this::queueDrain)) {
         queueDrain();
       }
     }

@@ -1,11 +1,5 @@
 package io.quorumkv.storage;
 
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
-import io.vertx.core.internal.ContextInternal;
-
-import java.util.concurrent.RejectedExecutionException;
-
 /**
  * Tells a get whether it is the first its event loop makes in the current turn (one pass over
  * the connections that are ready, then the loop's queued tasks). A lone request is read on the
@@ -17,21 +11,11 @@ final class LoopTurns {
 
   /** True for the first call of an event loop's turn, and for every call made off an event loop. */
   boolean firstOfTurn() {
-    Context context = Vertx.currentContext();
-    if (!(context instanceof ContextInternal loop) || !context.isEventLoopContext()) {
-      return true;
-    }
     Turn turn = turns.get();
     if (turn.taken) {
       return false;
     }
-    turn.taken = true;
-    try {
-      // Netty runs queued tasks after the turn's I/O events: the next turn starts fresh.
-      loop.nettyEventLoop().execute(turn::end);
-    } catch (RejectedExecutionException shuttingDown) {
-      turn.taken = false;
-    }
+    turn.taken = TurnEnd.defer(turn::end);
     return true;
   }
 

@@ -1,18 +1,15 @@
 package io.quorumkv.storage;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,16 +22,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GroupedStorageTest {
   private final Vertx vertx = Vertx.vertx();
   private final List<String> storeCalls = new CopyOnWriteArrayList<>();
-  private final HeldExecutor executor = new HeldExecutor();
 
   @AfterEach
   void close() {
     vertx.close().await();
   }
 
+  /**
+   * The executor runs each storage task the moment it is handed one, so a drain queued on the
+   * first request would take that request alone: one group means the drain waited for the turn's end.
+   */
   @Test
-  void whatOneEventLoopAsksForInOneGoIsOneGroupWhateverTheKeys() throws Exception {
-    GroupedStorage grouped = new GroupedStorage(vertx, countingStore(), executor, 4);
+  void whatOneEventLoopTurnAsksForIsOneGroupQueuedWhenTheTurnEnds() throws Exception {
+    GroupedStorage grouped = new GroupedStorage(vertx, countingStore(), new ImmediateExecutor(), 4);
+    CompletableFuture<List<String>> storeCallsDuringTheTurn = new CompletableFuture<>();
     CompletableFuture<List<Future<?>>> asked = new CompletableFuture<>();
     vertx.runOnContext(ignored -> {
       List<Future<?>> answers = new ArrayList<>();
@@ -42,17 +43,27 @@ class GroupedStorageTest {
         byte[] key = ("key-" + i).getBytes(StandardCharsets.UTF_8);
         answers.add(i % 3 == 0 ? grouped.apply(key, Record.tombstone(i + 1)) : grouped.get(key));
       }
+      storeCallsDuringTheTurn.complete(List.copyOf(storeCalls));
       asked.complete(answers);
     });
-    List<Future<?>> answers = asked.get(10, TimeUnit.SECONDS);
 
-    executor.runQueued();
-
-    assertEquals(List.of("getAll of 6", "applyAll of 4"), storeCalls);
-    for (Future<?> answer : answers) {
+    assertEquals(List.of(), storeCallsDuringTheTurn.get(10, TimeUnit.SECONDS));
+    for (Future<?> answer : asked.get(10, TimeUnit.SECONDS)) {
       answer.await(10, TimeUnit.SECONDS);
       assertTrue(answer.succeeded());
     }
+    assertEquals(List.of("getAll of 6", "applyAll of 4"), storeCalls);
+  }
+
+  @Test
+  void offAnEventLoopADrainIsQueuedAtOnce() throws Exception {
+    GroupedStorage grouped = new GroupedStorage(vertx, countingStore(), new ImmediateExecutor(), 4);
+
+    Future<Record> answer = grouped.get("key".getBytes(StandardCharsets.UTF_8));
+
+    assertEquals(List.of("getAll of 1"), storeCalls);
+    answer.await(10, TimeUnit.SECONDS);
+    assertTrue(answer.succeeded());
   }
 
   /** A store that records the size of each grouped call, reads nothing and stores everything. */
@@ -69,32 +80,15 @@ class GroupedStorageTest {
         });
   }
 
-  /** Storage tasks wait until the test runs them, so that everything asked for is queued first. */
-  private static final class HeldExecutor implements StorageExecutor {
-    private final Queue<Runnable> queued = new ArrayDeque<>();
-
+  /** Runs each storage task on the calling thread as it is handed over. */
+  private static final class ImmediateExecutor implements StorageExecutor {
     @Override
-    public synchronized <T> Future<T> submit(Callable<T> task) {
-      Promise<T> promise = Promise.promise();
-      queued.add(() -> {
-        try {
-          promise.complete(task.call());
-        } catch (Exception e) {
-          promise.fail(e);
-        }
-      });
-      return promise.future();
-    }
-
-    void runQueued() {
-      Runnable next;
-      while ((next = poll()) != null) {
-        next.run();
+    public <T> Future<T> submit(Callable<T> task) {
+      try {
+        return Future.succeededFuture(task.call());
+      } catch (Exception e) {
+        return Future.failedFuture(e);
       }
-    }
-
-    private synchronized Runnable poll() {
-      return queued.poll();
     }
   }
 }
