@@ -13,15 +13,22 @@ package io.quorumkv.config;
 public record StorageConfig(int workers, long blockCacheBytes, long rowCacheBytes, long writeBufferBytes,
                             long sweepIntervalMs, long purgeGraceMs) {
 
-  public static final int DEFAULT_WORKERS = 4;
   public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
   public static final long DEFAULT_ROW_CACHE_BYTES = 64L << 20;
   public static final long DEFAULT_WRITE_BUFFER_BYTES = 16L << 20;
   public static final long DEFAULT_SWEEP_INTERVAL_MS = 10 * 60_000L;
   public static final long DEFAULT_PURGE_GRACE_MS = 24 * 3_600_000L;
 
+  /**
+   * One storage worker per core, and at least two, so that one slow call (a write stall) does not
+   * hold up every other (docs/performance.md has what 1, 2 and 4 workers measured on 2 cores).
+   */
+  public static int defaultWorkers() {
+    return Math.max(2, Runtime.getRuntime().availableProcessors());
+  }
+
   public static StorageConfig defaults() {
-    return new StorageConfig(DEFAULT_WORKERS, DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES,
+    return new StorageConfig(defaultWorkers(), DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES,
         DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS);
   }
 }

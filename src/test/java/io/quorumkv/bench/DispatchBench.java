@@ -59,7 +59,7 @@ public final class DispatchBench {
       List<Context> workers = StorageVerticle.newContextRegistry();
       EventBusExecutor.registerCodec(vertx);
       DeploymentOptions workerOptions = new DeploymentOptions().setThreadingModel(ThreadingModel.WORKER)
-          .setInstances(StorageConfig.DEFAULT_WORKERS);
+          .setInstances(StorageConfig.defaultWorkers());
       await(vertx.deployVerticle(() -> new StorageVerticle(workers), workerOptions));
       await(vertx.deployVerticle(EventBusExecutor::consumer, workerOptions));
       Map<String, StorageExecutor> executors = Map.of(
@@ -68,7 +68,7 @@ public final class DispatchBench {
       List<String> names = executors.keySet().stream().sorted().toList();
       Map<String, List<Double>> results = new java.util.TreeMap<>();
       System.out.printf("%d RocksDB gets per round, %d event loops x %d in flight, %d storage workers, %d rounds%n",
-          opsPerRound, EVENT_LOOPS, IN_FLIGHT_PER_LOOP, StorageConfig.DEFAULT_WORKERS, rounds);
+          opsPerRound, EVENT_LOOPS, IN_FLIGHT_PER_LOOP, StorageConfig.defaultWorkers(), rounds);
       runRound(vertx, executors.get(names.get(0)), store, opsPerRound / 4); // warm-up
       runRound(vertx, executors.get(names.get(1)), store, opsPerRound / 4);
       for (int round = 1; round <= rounds; round++) {

@@ -37,6 +37,8 @@ class ConfigLoaderTest {
     assertEquals(16L << 20, config.maxBodyBytes());
     assertEquals(120_000, config.idleTimeoutMs());
     assertEquals(StorageConfig.defaults(), config.storage());
+    assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), config.storage().workers(),
+        "a storage worker per core, at least two");
   }
 
   @Test
