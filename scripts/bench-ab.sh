@@ -31,6 +31,7 @@ PORT=${PORT:-18200}
 require wrk
 require python3
 use_work_dir
+export KEYS VALUE=100
 names=() jars=() confs=() jvms=()
 for variant in "$@"; do
   [[ $variant == *=* ]] || { echo "not NAME=JAR[@JSON_KEYS[@JVM_OPTIONS]]: $variant" >&2; exit 2; }
@@ -49,22 +50,19 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # measure I OP ROUND: one variant's run; appends "NAME OP ROUND req/s CPU-us c1-latency" to results.
 measure() {
-  local i=$1 op=$2 round=$3 name=${names[$1]} url="http://127.0.0.1:$PORT" pid t0 t1 out rate c1
+  local i=$1 op=$2 round=$3 name=${names[$1]} url="http://127.0.0.1:$PORT" pid t0 t1 rate c1
   rm -rf "$work/data"
   cp -r "$work/filled" "$work/data"
   NODE_JAR=${jars[i]}
   read -r -a JVM_OPTIONS <<< "${jvms[i]}"
   start_single "$name" "$PORT" "$work/data" "${confs[i]}" > /dev/null
   pid=$(node_pid "$name")
-  export KEYS VALUE=100
   wrk -t2 -c64 -d"${WARMUP}s" -s scripts/wrk/"$op".lua "$url" > /dev/null
   t0=$(cpu_ticks "$pid")
-  out=$(wrk -t2 -c64 -d"${DURATION}s" -s scripts/wrk/"$op".lua "$url")
+  rate=$(WRK_THREADS=2 CONNECTIONS=64 wrk_rate "$work/$name-$op-$round.txt" "$url" "$op")
   t1=$(cpu_ticks "$pid")
-  rate=$(awk '/Requests\/sec/ {print $2}' <<< "$out")
   c1=$(wrk -t1 -c1 -d5s -s scripts/wrk/"$op".lua "$url" | awk '/Latency/ {print $2}')
   node_stop TERM "$name" > /dev/null
-  if grep -q Non-2xx <<< "$out"; then echo "  $name: $(grep Non-2xx <<< "$out")" >&2; fi
   python3 -c "import sys; n, op, r, rate, ticks, hz, d, c1 = sys.argv[1:]; \
 print(f'{n} {op} round {r}: {float(rate):,.0f} req/s, {int(ticks) / int(hz) / int(d) / float(rate) * 1e6:.1f} us CPU a request, 1 connection {c1}')" \
     "$name" "$op" "$round" "$rate" "$((t1 - t0))" "$(getconf CLK_TCK)" "$DURATION" "$c1" | tee -a "$work/results"

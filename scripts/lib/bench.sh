@@ -41,10 +41,11 @@ fill() {
 load_percentile() { awk -v p="$2" '$1 == p { sub(/ms$/, "", $2); print $2; exit }' "$1"; }
 
 # wrk_rate OUT URL WORKLOAD: one wrk run of scripts/wrk/WORKLOAD.lua, DURATION s on CONNECTIONS
-# connections (KEYS, VALUE, QUORUM and PREFIX reach the Lua script through the environment), its
-# output kept in OUT; prints its requests/s and warns of non-2xx answers.
+# connections from WRK_THREADS threads (default 1) (KEYS, VALUE, QUORUM and PREFIX reach the Lua
+# script through the environment), its output kept in OUT; prints its requests/s and warns of
+# non-2xx answers.
 wrk_rate() {
-  wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s "$QKV_ROOT/scripts/wrk/$3.lua" "$2" > "$1"
+  wrk -t"${WRK_THREADS:-1}" -c"$CONNECTIONS" -d"${DURATION}s" -s "$QKV_ROOT/scripts/wrk/$3.lua" "$2" > "$1"
   if grep -q "Non-2xx" "$1"; then echo "  $(basename "$1"): $(grep Non-2xx "$1")" >&2; fi
   awk '/Requests\/sec/ {print $2}' "$1"
 }
