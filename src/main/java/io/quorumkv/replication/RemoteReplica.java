@@ -22,9 +22,11 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Another node as a replica, over its internal batch endpoint with a pooled keep-alive client.
- * At most {@link #MAX_IN_FLIGHT} batches are in flight to the node; the reads and writes asked
- * for meanwhile wait and leave together in the next batch, so under load one HTTP exchange
- * carries many records, and an idle replica gets each operation at once, alone.
+ * One batch at a time is in flight to the node: the reads and writes asked for meanwhile wait
+ * and leave together when it returns, so under load one HTTP exchange (and one storage group on
+ * the replica) carries many records, and an idle replica gets each operation at once, alone.
+ * Only when a full batch is waiting does another leave beside the one in flight, up to
+ * {@link #MAX_IN_FLIGHT}.
  *
  * <p>Every operation fails after {@code timeoutMs} from when it was asked for, waiting included.
  */
@@ -40,6 +42,7 @@ public final class RemoteReplica implements Replica {
   private final long timeoutMs;
   private final String secret;
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+  private long waitingBytes;
   private int inFlight;
 
   public RemoteReplica(Vertx vertx, NodeUrl node, WebClient client, long timeoutMs, String secret) {
@@ -64,20 +67,22 @@ public final class RemoteReplica implements Replica {
 
   private Future<Answer> ask(Operation operation) {
     PromiseInternal<Answer> answer = ((ContextInternal) vertx.getOrCreateContext()).promise();
-    List<Waiting> batch;
     synchronized (this) {
       waiting.add(new Waiting(operation, System.nanoTime() + timeoutMs * 1_000_000, answer));
-      batch = nextBatch();
+      waitingBytes += operation.encodedSize();
     }
-    if (batch != null) {
-      send(batch);
-    }
+    sendWhatMayLeave();
     return answer.future();
   }
 
-  /** The operations of the next batch when another may leave now; null otherwise. Holds the lock. */
+  /**
+   * The operations of the next batch when one may leave now (none is in flight, or a full batch
+   * waits and fewer than {@link #MAX_IN_FLIGHT} are), with those past their deadline failed; null
+   * otherwise. Holds the lock.
+   */
   private List<Waiting> nextBatch() {
-    if (inFlight >= MAX_IN_FLIGHT || waiting.isEmpty()) {
+    boolean fullBatchWaiting = waiting.size() >= MAX_BATCH_OPERATIONS || waitingBytes >= MAX_BATCH_BYTES;
+    if (waiting.isEmpty() || inFlight >= MAX_IN_FLIGHT || (inFlight > 0 && !fullBatchWaiting)) {
       return null;
     }
     List<Waiting> batch = new ArrayList<>();
@@ -86,6 +91,7 @@ public final class RemoteReplica implements Replica {
     while (!waiting.isEmpty() && batch.size() < MAX_BATCH_OPERATIONS
         && (batch.isEmpty() || bytes + waiting.peek().operation().encodedSize() <= MAX_BATCH_BYTES)) {
       Waiting next = waiting.poll();
+      waitingBytes -= next.operation().encodedSize();
       if (next.deadlineNanos() <= now) {
         next.answer().tryFail(timedOut());
         continue;
@@ -98,6 +104,20 @@ public final class RemoteReplica implements Replica {
     }
     inFlight++;
     return batch;
+  }
+
+  /** Sends batches while {@link #nextBatch} lets one leave. */
+  private void sendWhatMayLeave() {
+    while (true) {
+      List<Waiting> batch;
+      synchronized (this) {
+        batch = nextBatch();
+      }
+      if (batch == null) {
+        return;
+      }
+      send(batch);
+    }
   }
 
   private void send(List<Waiting> batch) {
@@ -113,14 +133,10 @@ public final class RemoteReplica implements Replica {
         .timeout(remainingMs, TimeUnit.MILLISECONDS)
         .onComplete(done -> {
           answer(batch, done.failed() ? failureOf(done.cause()) : null, done.failed() ? null : done.result());
-          List<Waiting> next;
           synchronized (this) {
             inFlight--;
-            next = nextBatch();
           }
-          if (next != null) {
-            send(next);
-          }
+          sendWhatMayLeave();
         });
   }
 
