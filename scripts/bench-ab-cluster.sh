@@ -2,9 +2,11 @@
 # Builds or settings of a 3-node cluster side by side: one cluster per variant (the confs of
 # cluster/start.sh, default 2/3), all running at once, and ../shared/bench/compare.py interleaving
 # them round by round (wrk -t2 at CONNECTIONS, default 64, and 1). Then each variant's cluster
-# alone, one after the other: WARMUP s of PUT load, DURATION s more with every node's CPU read
-# from /proc, printed per PUT. Nodes at -Xms and -Xmx HEAP (default 128m); everything lives in a
-# temporary directory deleted at the end, compare.py's tables in OUT.
+# alone, one after the other: CPU_WARMUP s of PUT load, DURATION s more with every node's CPU read
+# from /proc, printed per PUT. ENTITY_PATH (compare.py's Lua scripts read it) sets the quorum:
+# ENTITY_PATH='/v0/entity?ack=1&from=1&id=' measures 1/1 through a node that owns a third.
+# Nodes at -Xms and -Xmx HEAP (default 128m); everything lives in a temporary directory deleted
+# at the end, compare.py's tables in OUT.
 #
 #   scripts/bench-ab-cluster.sh OUT VARIANT...     VARIANT: NAME=JAR[@JVM_OPTIONS]
 #   scripts/bench-ab-cluster.sh /tmp/ab before=/tmp/before.jar after=target/quorumkv.jar
@@ -24,7 +26,7 @@ DURATION=${DURATION:-15}
 PREFILL=${PREFILL:-100000}
 CONNECTIONS=${CONNECTIONS:-64}
 CPU_WARMUP=${CPU_WARMUP:-40}
-[ $# -ge 3 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 OUT=$1
 shift
 [ -f "$BENCH/compare.py" ] || { echo "no compare.py in $BENCH (set BENCH)" >&2; exit 1; }
@@ -75,7 +77,7 @@ done
   --connections "$CONNECTIONS" --ops "$OPS" --prefill "$PREFILL" --out "$OUT" "${targets[@]}") | sed -n '/^### Saturation/,$p'
 for i in "${!names[@]}"; do stop_variant "$i"; done
 
-echo "== one cluster at a time: CPU per 2/3 PUT at $CONNECTIONS connections"
+echo "== one cluster at a time: node CPU per PUT at $CONNECTIONS connections"
 for i in "${!names[@]}"; do
   start_variant "$i"
   read -ra ports <<< "$(cluster_ports "$i")"
