@@ -85,11 +85,11 @@ for i in "${!names[@]}"; do
   wrk -t2 -c"$CONNECTIONS" -d"${CPU_WARMUP}s" -s "$BENCH/lua/put.lua" "$url" > /dev/null
   pids=()
   for port in "${ports[@]}"; do pids+=("$(node_pid "${names[i]}-$port")"); done
-  before=$(for pid in "${pids[@]}"; do awk '{print $14 + $15}' "/proc/$pid/stat"; done)
+  before=$(for pid in "${pids[@]}"; do cpu_ticks "$pid"; done)
   start=$(date +%s.%N)
   wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$BENCH/lua/put.lua" "$url" > "$work/cpu-${names[i]}.txt"
   end=$(date +%s.%N)
-  after=$(for pid in "${pids[@]}"; do awk '{print $14 + $15}' "/proc/$pid/stat"; done)
+  after=$(for pid in "${pids[@]}"; do cpu_ticks "$pid"; done)
   rate=$(awk '/Requests\/sec/ {print $2}' "$work/cpu-${names[i]}.txt")
   python3 - "${names[i]}" "$rate" "$start" "$end" "$before" "$after" "${ports[*]}" <<'EOF'
 import os, sys

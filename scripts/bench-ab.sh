@@ -46,8 +46,6 @@ start_single filler "$PORT" "$work/filled" > /dev/null
 echo "filling $KEYS records: $(fill "http://127.0.0.1:$PORT" "$KEYS")"
 node_stop TERM filler > /dev/null
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-
 # measure I OP ROUND: one variant's run; appends "NAME OP ROUND req/s CPU-us c1-latency" to results.
 measure() {
   local i=$1 op=$2 round=$3 name=${names[$1]} url="http://127.0.0.1:$PORT" pid t0 t1 rate c1

@@ -35,16 +35,14 @@ start_cluster "$work" "$HZ_PORT" "\"hints\": { \"windowMs\": 1, \"retryMs\": 100
 echo "writing $RECORDS keys at 3/3..."
 fill "${urls[0]}" "$RECORDS" "&ack=3&from=3" k
 
-# cpu_ticks NAME: user + system clock ticks the node's process has used so far.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$(node_pid "$1")/stat"; }
 echo "waiting one interval for the exchanges after the fill, then measuring $IDLE s of idle..."
 sleep $((INTERVAL_MS / 1000 + 1))
 declare -A before
-for port in "${ports[@]}"; do before[$port]=$(cpu_ticks "node-$port"); done
+for port in "${ports[@]}"; do before[$port]=$(cpu_ticks "$(node_pid "node-$port")"); done
 sleep "$IDLE"
 hz=$(getconf CLK_TCK)
 for port in "${ports[@]}"; do
-  used=$(( $(cpu_ticks "node-$port") - before[$port] ))
+  used=$(( $(cpu_ticks "$(node_pid "node-$port")") - before[$port] ))
   python3 -c "print('idle cost: node $port used %.2f %% of one core over $IDLE s, $RECORDS records held' % ($used * 100.0 / $hz / $IDLE))"
 done
 json_at "${urls[0]}/v0/cluster" 'json.dumps(j["antiEntropy"]["peers"], indent=1)' | head -40

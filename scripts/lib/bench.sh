@@ -50,6 +50,9 @@ wrk_rate() {
   awk '/Requests\/sec/ {print $2}' "$1"
 }
 
+# cpu_ticks PID: the CPU time (user + system) process PID has used, in clock ticks (getconf CLK_TCK a second).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
 # The median of the numbers on standard input (separated by spaces or newlines).
 median() {
   tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
