@@ -47,21 +47,19 @@ done
 # cluster_ports I: the HTTP ports of variant I's cluster.
 cluster_ports() { local base=$((18200 + 10 * $1)); echo "$base $((base + 1)) $((base + 2))"; }
 
-# start_variant I: starts variant I's cluster and waits until every node serves.
+# start_variant I: starts variant I's cluster (nodes named node-PORT) and waits until every node serves.
 start_variant() {
-  local i=$1 port ports
+  local i=$1 ports
   read -ra ports <<< "$(cluster_ports "$i")"
   NODE_JAR=${jars[i]}
   read -ra JVM_OPTIONS <<< "${jvms[i]}"
-  write_cluster_confs "$work/${names[i]}" $((18800 + 10 * i)) "" "${ports[@]}"
-  for port in "${ports[@]}"; do node_start "${names[i]}-$port" "$work/${names[i]}/node-$port.json" > /dev/null; done
-  for port in "${ports[@]}"; do await_ready "${names[i]}-$port" "http://127.0.0.1:$port" > /dev/null; done
+  start_cluster "$work/${names[i]}" $((18800 + 10 * i)) "" "${ports[@]}" > /dev/null
 }
 
 # stop_variant I: stops variant I's cluster and deletes its data.
 stop_variant() {
   local i=$1 port nodes=()
-  for port in $(cluster_ports "$i"); do nodes+=("${names[i]}-$port"); done
+  for port in $(cluster_ports "$i"); do nodes+=("node-$port"); done
   node_stop TERM "${nodes[@]}" > /dev/null
   rm -rf "${work:?}/${names[i]}"
 }
@@ -84,7 +82,7 @@ for i in "${!names[@]}"; do
   url="http://127.0.0.1:${ports[0]}"
   wrk -t2 -c"$CONNECTIONS" -d"${CPU_WARMUP}s" -s "$BENCH/lua/put.lua" "$url" > /dev/null
   pids=()
-  for port in "${ports[@]}"; do pids+=("$(node_pid "${names[i]}-$port")"); done
+  for port in "${ports[@]}"; do pids+=("$(node_pid "node-$port")"); done
   before=$(for pid in "${pids[@]}"; do cpu_ticks "$pid"; done)
   start=$(date +%s.%N)
   wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$BENCH/lua/put.lua" "$url" > "$work/cpu-${names[i]}.txt"
