@@ -58,7 +58,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -205,8 +207,14 @@ public final class Node {
         }
         // Empty until the topology is agreed: reshapeTrees fills them, once, for its nodes.
         PeerTrees trees = new PeerTrees(config.url(), config.cluster());
-        RocksStore records = new RocksStore(database, wallClock);
+        RocksStore records = new RocksStore(database, wallClock, config.storage().newKeyFilterKeys());
         records.onChange(trees);
+        if (config.storage().newKeyFilterKeys() > 0) {
+          long started = System.nanoTime();
+          long learned = records.learnStoredKeys(index);
+          LOG.log(System.Logger.Level.INFO, "learned the " + learned + " stored keys in "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+        }
         return new OpenedStorage(database, records, storeLayer.apply(records), new RocksHintStore(database),
             new ClockLease(meta), meta, index, trees);
       } catch (RuntimeException e) {
@@ -402,7 +410,11 @@ public final class Node {
   }
 
   private Future<?> refreshEngineStats() {
-    return executor.submit(opened.database()::engineStats).onSuccess(metrics::updateEngineStats);
+    return executor.submit(() -> {
+      Map<String, Long> stats = new HashMap<>(opened.database().engineStats());
+      stats.putAll(opened.records().writeStats());
+      return stats;
+    }).onSuccess(metrics::updateEngineStats);
   }
 
   private void warnAboutResurrection() {

@@ -211,6 +211,15 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
       FunctionCounter.builder("quorumkv_rocksdb_" + ticker.replace('-', '_'), engineSnapshot,
           s -> s.getOrDefault(ticker, 0L)).register(r);
     }
+    FunctionCounter.builder("quorumkv_storage_keys_read_before_writing", engineSnapshot,
+            s -> s.getOrDefault("keys-read-before-writing", 0L))
+        .description("keys whose stored record was read before writing them").register(r);
+    FunctionCounter.builder("quorumkv_storage_new_keys_written", engineSnapshot,
+            s -> s.getOrDefault("new-keys-written", 0L))
+        .description("keys written without a read: the filter of stored keys had never seen them").register(r);
+    Gauge.builder("quorumkv_storage_new_key_filter_learned", engineSnapshot,
+            s -> s.getOrDefault("new-key-filter-learned", 0L))
+        .description("1 once the filter of stored keys knows every key stored before the node started").register(r);
   }
 
   private void bindExchangeSeries(AntiEntropy antiEntropy, NodeUrl peer) {

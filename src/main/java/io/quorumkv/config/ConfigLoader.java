@@ -18,6 +18,8 @@ import java.util.List;
 public final class ConfigLoader {
   private static final int MAX_EVENT_LOOPS = 256;
   private static final int MAX_STORAGE_WORKERS = 256;
+  /** About 24 MB of heap for the filter. */
+  private static final long MAX_NEW_KEY_FILTER_KEYS = 20_000_000L;
 
   private ConfigLoader() {
   }
@@ -119,7 +121,8 @@ public final class ConfigLoader {
         section.nonNegativeLong("rowCacheBytes", d.rowCacheBytes()),
         section.positiveLong("writeBufferBytes", d.writeBufferBytes()),
         section.positiveLong("sweepIntervalMs", d.sweepIntervalMs()),
-        section.nonNegativeLong("purgeGraceMs", d.purgeGraceMs()));
+        section.nonNegativeLong("purgeGraceMs", d.purgeGraceMs()),
+        section.nonNegativeLong("newKeyFilterKeys", d.newKeyFilterKeys(), MAX_NEW_KEY_FILTER_KEYS));
   }
 
   private static AntiEntropyConfig antiEntropy(JsonSection section) {

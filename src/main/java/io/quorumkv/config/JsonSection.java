@@ -66,6 +66,15 @@ final class JsonSection {
     return result;
   }
 
+  /** {@link #nonNegativeLong(String, long)} up to {@code max}. */
+  long nonNegativeLong(String key, long fallback, long max) {
+    long value = nonNegativeLong(key, fallback);
+    if (value > max) {
+      throw new ConfigException("'" + path(key) + "' must be at most " + max + ", got " + value);
+    }
+    return value;
+  }
+
   long positiveLong(String key, long fallback, long max) {
     long value = positiveLong(key, fallback);
     if (value > max) {

@@ -9,15 +9,18 @@ package io.quorumkv.config;
  * @param writeBufferBytes size of one memtable (RocksDB keeps at most two)
  * @param sweepIntervalMs  how often the purge sweep walks the store
  * @param purgeGraceMs     how long tombstones and expired records stay on disk before the sweep drops them
+ * @param newKeyFilterKeys how many keys the filter of stored keys is sized for (about 1.2 bytes of heap a key),
+ *                         which lets a write of a key never stored skip the read before it; 0 for none
  */
 public record StorageConfig(int workers, long blockCacheBytes, long rowCacheBytes, long writeBufferBytes,
-                            long sweepIntervalMs, long purgeGraceMs) {
+                            long sweepIntervalMs, long purgeGraceMs, long newKeyFilterKeys) {
 
   public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
   public static final long DEFAULT_ROW_CACHE_BYTES = 64L << 20;
   public static final long DEFAULT_WRITE_BUFFER_BYTES = 16L << 20;
   public static final long DEFAULT_SWEEP_INTERVAL_MS = 10 * 60_000L;
   public static final long DEFAULT_PURGE_GRACE_MS = 24 * 3_600_000L;
+  public static final long DEFAULT_NEW_KEY_FILTER_KEYS = 2_000_000L;
 
   /**
    * One storage worker per core, and at least two, so that one slow call (a write stall) does not
@@ -29,6 +32,6 @@ public record StorageConfig(int workers, long blockCacheBytes, long rowCacheByte
 
   public static StorageConfig defaults() {
     return new StorageConfig(defaultWorkers(), DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES,
-        DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS);
+        DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS, DEFAULT_NEW_KEY_FILTER_KEYS);
   }
 }

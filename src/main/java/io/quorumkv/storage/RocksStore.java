@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiPredicate;
 
@@ -28,7 +29,8 @@ import java.util.function.BiPredicate;
  * {@link RecordChangeListener}.
  *
  * <p>{@link #apply} is a read-compare-write; striped locks make it atomic per key against
- * other writers and the purge sweep. Lock order, everywhere: the database's lifecycle lock,
+ * other writers and the purge sweep. A key its {@link StoredKeyFilter} says was never stored is
+ * written without the read. Lock order, everywhere: the database's lifecycle lock,
  * then key stripes in ascending order, or a cursor's monitor.
  */
 public final class RocksStore implements Store {
@@ -41,17 +43,26 @@ public final class RocksStore implements Store {
   private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
   private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
+  private final StoredKeyFilter storedKeys;
+  private final LongAdder keysReadBeforeWriting = new LongAdder();
+  private final LongAdder newKeysWritten = new LongAdder();
   private volatile RecordChangeListener listener = RecordChangeListener.NONE;
   private boolean closed;
 
+  /** A store that reads before every write. */
   public RocksStore(RocksDatabase database) {
-    this(database, InstantSource.system());
+    this(database, InstantSource.system(), 0);
   }
 
-  /** @param wallClock stamps each index entry with when its record was stored here */
-  public RocksStore(RocksDatabase database, InstantSource wallClock) {
+  /**
+   * @param wallClock        stamps each index entry with when its record was stored here
+   * @param newKeyFilterKeys how many keys the filter of stored keys is sized for, 0 for none; it
+   *                         starts to spare reads once {@link #learnStoredKeys} has run
+   */
+  public RocksStore(RocksDatabase database, InstantSource wallClock, long newKeyFilterKeys) {
     this.database = database;
     this.wallClock = wallClock;
+    this.storedKeys = StoredKeyFilter.sizedFor(newKeyFilterKeys);
     this.records = database.family(RocksDatabase.Family.RECORDS);
     this.index = database.family(RocksDatabase.Family.INDEX);
     for (int i = 0; i < stripes.length; i++) {
@@ -62,6 +73,26 @@ public final class RocksStore implements Store {
   /** Set once, before any write: who keeps digests of the records (anti-entropy's trees). */
   public void onChange(RecordChangeListener listener) {
     this.listener = listener;
+  }
+
+  /**
+   * Adds every key {@code index} lists to the filter of stored keys, after which writes of keys
+   * the filter never saw skip the read. Blocking; call before anything writes. Returns the keys learned.
+   */
+  public long learnStoredKeys(RecordIndex index) {
+    LongAdder learned = new LongAdder();
+    index.forEach(entry -> {
+      storedKeys.add(entry.key());
+      learned.increment();
+    });
+    storedKeys.learned();
+    return learned.sum();
+  }
+
+  /** How many keys were read before being written, and how many written without a read (new keys). */
+  public Map<String, Long> writeStats() {
+    return Map.of("keys-read-before-writing", keysReadBeforeWriting.sum(), "new-keys-written", newKeysWritten.sum(),
+        "new-key-filter-learned", storedKeys.isLearned() ? 1L : 0L);
   }
 
   /**
@@ -138,7 +169,7 @@ public final class RocksStore implements Store {
         stripes[index].lock();
       }
       try (WriteBatch batch = new WriteBatch()) {
-        List<byte[]> stored = db.multiGetAsList(Collections.nCopies(keys.size(), records), keys);
+        List<byte[]> stored = storedRecordsOf(db, keys);
         Map<ByteBuffer, Record> latest = new HashMap<>();
         List<Record> kept = new ArrayList<>(keys.size());
         List<Change> changes = new ArrayList<>();
@@ -150,6 +181,7 @@ public final class RocksStore implements Store {
               : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
           Record merged = Record.merge(current, incoming.get(i));
           if (merged != current) {
+            storedKeys.add(key);
             latest.put(wrapped, merged);
             batch.put(records, key, RecordCodec.encode(merged));
             batch.put(index, RecordIndex.keyOf(key), RecordIndex.valueOf(key, merged, now));
@@ -168,6 +200,34 @@ public final class RocksStore implements Store {
         }
       }
     });
+  }
+
+  /**
+   * The stored record of each key, null where there is none; read only for the keys the filter
+   * of stored keys may hold. Called under the keys' stripes.
+   */
+  private List<byte[]> storedRecordsOf(RocksDB db, List<byte[]> keys) throws RocksDBException {
+    List<byte[]> maybeStored = new ArrayList<>(keys.size());
+    boolean[] read = new boolean[keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      read[i] = storedKeys.mayHold(keys.get(i));
+      if (read[i]) {
+        maybeStored.add(keys.get(i));
+      }
+    }
+    keysReadBeforeWriting.add(maybeStored.size());
+    newKeysWritten.add(keys.size() - maybeStored.size());
+    if (maybeStored.size() == keys.size()) {
+      return db.multiGetAsList(Collections.nCopies(keys.size(), records), keys);
+    }
+    List<byte[]> found = maybeStored.isEmpty() ? List.of()
+        : db.multiGetAsList(Collections.nCopies(maybeStored.size(), records), maybeStored);
+    List<byte[]> stored = new ArrayList<>(keys.size());
+    int next = 0;
+    for (boolean wasRead : read) {
+      stored.add(wasRead ? found.get(next++) : null);
+    }
+    return stored;
   }
 
   @Override

@@ -39,6 +39,13 @@ class ConfigLoaderTest {
     assertEquals(StorageConfig.defaults(), config.storage());
     assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), config.storage().workers(),
         "a storage worker per core, at least two");
+    assertEquals(2_000_000, config.storage().newKeyFilterKeys());
+  }
+
+  @Test
+  void newKeyFilterKeysZeroTurnsTheFilterOff() {
+    NodeConfig config = ConfigLoader.parse(base().put("storage", new JsonObject().put("newKeyFilterKeys", 0)));
+    assertEquals(0, config.storage().newKeyFilterKeys());
   }
 
   @Test
@@ -78,6 +85,10 @@ class ConfigLoaderTest {
     assertProblem("'eventLoops' must be positive, got 0", base().put("eventLoops", 0));
     assertProblem("'maxBodyBytes' must be a whole number, got 1.5", base().put("maxBodyBytes", 1.5));
     assertProblem("'storage.workers' must be at most 256, got 1000", base().put("storage", new JsonObject().put("workers", 1000)));
+    assertProblem("'storage.newKeyFilterKeys' must be at most 20000000, got 20000001",
+        base().put("storage", new JsonObject().put("newKeyFilterKeys", 20_000_001)));
+    assertProblem("'storage.newKeyFilterKeys' must be zero or positive, got -1",
+        base().put("storage", new JsonObject().put("newKeyFilterKeys", -1)));
     assertProblem("'cluster' must be a list of strings, holds 1", base().put("cluster", List.of(1)));
     assertProblem("url http://127.0.0.1:8080 is not in 'cluster'", base().put("cluster", List.of("http://127.0.0.1:8081")));
     assertProblem("'cluster' lists a node twice",

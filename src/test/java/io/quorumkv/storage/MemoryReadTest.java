@@ -104,7 +104,7 @@ class MemoryReadTest {
   private static StorageConfig withRowCache(long bytes) {
     StorageConfig d = StorageConfig.defaults();
     return new StorageConfig(d.workers(), d.blockCacheBytes(), bytes, d.writeBufferBytes(), d.sweepIntervalMs(),
-        d.purgeGraceMs());
+        d.purgeGraceMs(), d.newKeyFilterKeys());
   }
 
   private static byte[] keyOf(int i) {

@@ -1,0 +1,49 @@
+package io.quorumkv.storage;
+
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnels;
+
+/**
+ * The keys a store may hold: a Bloom filter over every key stored before the store opened
+ * ({@link #learned}, from a scan at open) and every key written since. A key it does not hold is
+ * certainly absent, so writing it needs no read of the stored record first. Until the scan is
+ * learned, or when sized for no keys, it holds every key. Past the keys it is sized for it holds
+ * more and more keys it should not, which costs reads, never correctness. Thread-safe.
+ */
+final class StoredKeyFilter {
+  private static final double FALSE_POSITIVES = 0.01;
+
+  private final BloomFilter<byte[]> keys;
+  private volatile boolean learned;
+
+  private StoredKeyFilter(BloomFilter<byte[]> keys) {
+    this.keys = keys;
+  }
+
+  /** A filter for about {@code expectedKeys} keys; 0 for none, which holds every key. */
+  static StoredKeyFilter sizedFor(long expectedKeys) {
+    return new StoredKeyFilter(expectedKeys > 0
+        ? BloomFilter.create(Funnels.byteArrayFunnel(), expectedKeys, FALSE_POSITIVES) : null);
+  }
+
+  /** False only for a key certainly not stored. */
+  boolean mayHold(byte[] key) {
+    return keys == null || !learned || keys.mightContain(key);
+  }
+
+  /** Call before the key's record is written, while no other write of the key can start. */
+  void add(byte[] key) {
+    if (keys != null) {
+      keys.put(key);
+    }
+  }
+
+  /** Call once every key stored before any write since the filter was made has been {@link #add}ed. */
+  void learned() {
+    learned = keys != null;
+  }
+
+  boolean isLearned() {
+    return learned;
+  }
+}
