@@ -74,6 +74,7 @@ public final class Node {
   private static final long STOP_MARGIN_MS = 5_000;
   private static final long SETTLE_MARGIN_MS = 1_000;
   private static final long SLOW_TREE_BUILD_MS = 1_000;
+  private static final long SLOW_KEY_LEARNING_MS = 1_000;
   private static final long TOPOLOGY_TICK_MS = 1_000;
 
   private final NodeConfig config;
@@ -212,8 +213,9 @@ public final class Node {
         if (config.storage().newKeyFilterKeys() > 0) {
           long started = System.nanoTime();
           long learned = records.learnStoredKeys(index);
-          LOG.log(System.Logger.Level.INFO, "learned the " + learned + " stored keys in "
-              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+          long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+          LOG.log(tookMs >= SLOW_KEY_LEARNING_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+              "learned the " + learned + " stored keys in " + tookMs + " ms");
         }
         return new OpenedStorage(database, records, storeLayer.apply(records), new RocksHintStore(database),
             new ClockLease(meta), meta, index, trees);

@@ -63,10 +63,7 @@ class NewKeyWriteTest {
   @Test
   void untilTheStoredKeysAreLearnedEveryWriteReadsFirst() {
     try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
-      RocksStore store = new RocksStore(database, InstantSource.system(), FILTER_KEYS);
-      store.apply(bytes("n"), live(1, "n1"));
-      assertEquals(List.of(1L, 0L), readAndNew(store));
-      assertEquals(0L, store.writeStats().get("new-key-filter-learned"));
+      assertANewKeyIsReadFirst(new RocksStore(database, InstantSource.system(), FILTER_KEYS));
     }
   }
 
@@ -75,9 +72,7 @@ class NewKeyWriteTest {
     try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
       RocksStore store = new RocksStore(database, InstantSource.system(), 0);
       assertEquals(0, store.learnStoredKeys(new RecordIndex(database)));
-      store.apply(bytes("n"), live(1, "n1"));
-      assertEquals(List.of(1L, 0L), readAndNew(store));
-      assertEquals(0L, store.writeStats().get("new-key-filter-learned"));
+      assertANewKeyIsReadFirst(store);
     }
   }
 
@@ -138,6 +133,12 @@ class NewKeyWriteTest {
     RocksStore store = new RocksStore(database, InstantSource.system(), FILTER_KEYS);
     store.learnStoredKeys(new RecordIndex(database));
     return store;
+  }
+
+  private static void assertANewKeyIsReadFirst(RocksStore store) {
+    store.apply(bytes("n"), live(1, "n1"));
+    assertEquals(List.of(1L, 0L), readAndNew(store));
+    assertEquals(0L, store.writeStats().get("new-key-filter-learned"));
   }
 
   /** Keys read before writing them, then keys written without a read. */
