@@ -210,13 +210,11 @@ public final class Node {
         PeerTrees trees = new PeerTrees(config.url(), config.cluster());
         RocksStore records = new RocksStore(database, wallClock, config.storage().newKeyFilterKeys());
         records.onChange(trees);
-        if (config.storage().newKeyFilterKeys() > 0) {
-          long started = System.nanoTime();
-          long learned = records.learnStoredKeys(index);
-          long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-          LOG.log(tookMs >= SLOW_KEY_LEARNING_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-              "learned the " + learned + " stored keys in " + tookMs + " ms");
-        }
+        long started = System.nanoTime();
+        long learned = records.learnStoredKeys(index);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        LOG.log(tookMs >= SLOW_KEY_LEARNING_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+            "learned the " + learned + " stored keys in " + tookMs + " ms");
         return new OpenedStorage(database, records, storeLayer.apply(records), new RocksHintStore(database),
             new ClockLease(meta), meta, index, trees);
       } catch (RuntimeException e) {

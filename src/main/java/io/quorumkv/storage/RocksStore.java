@@ -77,9 +77,13 @@ public final class RocksStore implements Store {
 
   /**
    * Adds every key {@code index} lists to the filter of stored keys, after which writes of keys
-   * the filter never saw skip the read. Blocking; call before anything writes. Returns the keys learned.
+   * the filter never saw skip the read. Blocking; call before anything writes. Returns the keys
+   * learned: none, without reading the index, when the filter is off.
    */
   public long learnStoredKeys(RecordIndex index) {
+    if (storedKeys.isOff()) {
+      return 0;
+    }
     LongAdder learned = new LongAdder();
     index.forEach(entry -> {
       storedKeys.add(entry.key());

@@ -43,6 +43,11 @@ final class StoredKeyFilter {
     learned = keys != null;
   }
 
+  /** Sized for no keys: holds every key, so there is nothing to learn. */
+  boolean isOff() {
+    return keys == null;
+  }
+
   boolean isLearned() {
     return learned;
   }
