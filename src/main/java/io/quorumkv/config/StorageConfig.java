@@ -16,11 +16,7 @@ public record StorageConfig(int workers, long blockCacheBytes, long rowCacheByte
                             long sweepIntervalMs, long purgeGraceMs, long newKeyFilterKeys) {
 
   public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
-  /**
-   * Room for about 500,000 records of 100 bytes (some 250 bytes each in the cache): a row cache
-   * that holds fewer of the records read than are read at random costs more than it saves.
-   */
-  public static final long DEFAULT_ROW_CACHE_BYTES = 128L << 20;
+  public static final long DEFAULT_ROW_CACHE_BYTES = 64L << 20;
   public static final long DEFAULT_WRITE_BUFFER_BYTES = 16L << 20;
   public static final long DEFAULT_SWEEP_INTERVAL_MS = 10 * 60_000L;
   public static final long DEFAULT_PURGE_GRACE_MS = 24 * 3_600_000L;
