@@ -11,7 +11,9 @@
 #            when set), the peer and the limit, PREFILL keys (default 300,000) each
 #   latency  the project's load tool at half of the limit's saturation (measured first, per
 #            connection count), 64 and 1 connections, GET and PUT: p99 and p99.9 of quorumkv
-#            against the limit's at the same rate, ROUNDS interleaved rounds
+#            against the limit's at the same rate, ROUNDS interleaved rounds, each run after
+#            LATENCY_WARMUP s (default 30) at that rate: the load tool's JVM and the node compile
+#            on the same 2 cores, and 10 s left a backlog in the measured window (2026-11-26)
 #   cluster  a 3-node cluster (the confs of cluster/start.sh, in a temporary directory) at its
 #            default 2/3, a single node at 1/1 and a 3-member etcd cluster, 200,000 keys each
 # Each stage writes its tables (markdown) into OUT_DIR (default a new directory under /tmp, kept).
@@ -23,6 +25,7 @@ STAGES=${STAGES:-single,latency,cluster}
 ROUNDS=${ROUNDS:-2}
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-5}
+LATENCY_WARMUP=${LATENCY_WARMUP:-30}
 PREFILL=${PREFILL:-300000}
 HEAP=128m
 OUT=${1:-$(mktemp -d "${TMPDIR:-/tmp}/quorumkv-yardstick.XXXXXX")}
@@ -103,7 +106,7 @@ if stage latency; then
         for target in quorumkv limit; do
           port=$QKV_PORT; [ "$target" = limit ] && port=$LIMIT_PORT
           load "$target-$op-$connections-$round" "http://127.0.0.1:$port" --rate "$rate" \
-            --connections "$connections" --workload "$op" --duration "${DURATION}s" --warmup 10s
+            --connections "$connections" --workload "$op" --duration "${DURATION}s" --warmup "${LATENCY_WARMUP}s"
         done
         q="$work/latency/quorumkv-$op-$connections-$round.txt" l="$work/latency/limit-$op-$connections-$round.txt"
         python3 - "$op" "$connections" "$rate" "$round" "$(load_percentile "$q" 99.000%)" "$(load_percentile "$q" 99.900%)" \
