@@ -65,13 +65,13 @@ for w in "${WORKLOADS[@]}"; do
   # The tool's own warm-up, in the profiled JVM: a cold load tool sends fewer requests (at 1
   # connection a third as many), though each costs the warm node the same.
   load "$CONNECTIONS" "$w" --duration "${DURATION}s" --warmup 5s > "$work/$w.txt" || true
-  grep -E "^Requests/sec|COULD NOT KEEP" "$work/$w.txt" | sed "s/^/$w: /"
+  grep -E "^Requests/sec|Non-2xx|Socket errors|COULD NOT KEEP" "$work/$w.txt" | sed "s/^/$w: /"
   profiler "stop,file=$work/$w.collapsed,collapsed"
   thread_shares "$work/$w.collapsed" | sed "s/^/$w: /"
   node_stop TERM node > /dev/null
   rm -rf "${work:?}/$w"
   # jfr-converter is one of the node's dependencies, so the jar carries it (version from pom.xml).
   java -cp "$NODE_JAR" one.convert.Main \
-    --title "quorumkv $w at saturation, $CONNECTIONS connections (CPU, async-profiler, $EVENT)" "$work/$w.collapsed" "$OUT/$w-cpu.html" > /dev/null
+    --title "quorumkv $w at saturation, connections: $CONNECTIONS (CPU, async-profiler, $EVENT)" "$work/$w.collapsed" "$OUT/$w-cpu.html" > /dev/null
   echo "wrote $OUT/$w-cpu.html"
 done
