@@ -9,8 +9,8 @@
 #
 # For each workload: starts a fresh node (PORT, default 8096; -Xms and -Xmx HEAP, default 128m) with
 # the agent, fills KEYS records (once, then copies the data dir), warms it up (WARMUP s at 64
-# connections, default 8), profiles DURATION s of saturation with the load tool at CONNECTIONS
-# (default 64), and writes OUT_DIR/WORKLOAD-cpu.html (a per-thread flame graph) and prints each
+# connections, default 8), profiles the load tool's 5 s warm-up and DURATION s of saturation at
+# CONNECTIONS (default 64), and writes OUT_DIR/WORKLOAD-cpu.html (a per-thread flame graph) and prints each
 # thread group's share of the samples. EVENT is the profiler's clock, cpu (perf events, the
 # default) or itimer: perf events make each thread switch dearer, which at one connection (four
 # switches a PUT) took a PUT to 251 us under the profiler, against 152 us with itimer and 140-180 us
