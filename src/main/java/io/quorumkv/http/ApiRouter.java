@@ -36,7 +36,8 @@ public final class ApiRouter {
     ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, api.storage());
     ClusterTopology topology = api.topology();
     Coordinator coordinator = new Coordinator(api.clock(), topology::current, api.liveNodes(), replicas, config.url(),
-        api.hints(), api.readRepair(), api.replicationObserver(), api.inFlightWrites());
+        api.hints(), api.readRepair(), api.replicationObserver(), api.inFlightWrites(),
+        config.replicaTimeoutMs());
     long lockWaitMs = 2 * config.replicaTimeoutMs();
     ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()),
         api.keyLocks(), api.wallClock(), lockWaitMs);

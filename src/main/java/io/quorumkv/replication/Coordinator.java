@@ -28,8 +28,7 @@ import java.util.function.Supplier;
  */
 public final class Coordinator {
   private static final ReplicaFailure DOWN = new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down");
-  /** Enough for writers contending on one key to take turns; each attempt has its replica timeout. */
-  static final int MAX_WRITE_ATTEMPTS = 16;
+  private static final long NO_RETRIES = Long.MIN_VALUE;
 
   private final HybridLogicalClock clock;
   private final Supplier<Topology> topology;
@@ -40,11 +39,15 @@ public final class Coordinator {
   private final ReadRepair readRepair;
   private final ReplicationObserver observer;
   private final InFlightWrites inFlight;
+  private final long retryBudgetNanos;
 
-  /** @param topology the topology in force, read afresh by each request */
-  public Coordinator(HybridLogicalClock clock, Supplier<Topology> topology, LiveNodes liveNodes, ReplicaDirectory replicas,
-                     NodeUrl self, MissedWrites missedWrites, ReadRepair readRepair, ReplicationObserver observer,
-                     InFlightWrites inFlight) {
+  /**
+   * @param topology       the topology in force, read afresh by each request
+   * @param retryBudgetMs  how long after a write's first attempt it may go again above a newer version
+   */
+  public Coordinator(HybridLogicalClock clock, Supplier<Topology> topology, LiveNodes liveNodes,
+                     ReplicaDirectory replicas, NodeUrl self, MissedWrites missedWrites, ReadRepair readRepair,
+                     ReplicationObserver observer, InFlightWrites inFlight, long retryBudgetMs) {
     this.clock = clock;
     this.topology = topology;
     this.liveNodes = liveNodes;
@@ -54,6 +57,7 @@ public final class Coordinator {
     this.readRepair = readRepair;
     this.observer = observer;
     this.inFlight = inFlight;
+    this.retryBudgetNanos = retryBudgetMs * 1_000_000;
   }
 
   /**
@@ -91,12 +95,12 @@ public final class Coordinator {
 
   /** Writes the value; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> put(byte[] key, byte[] value, long expiresAt, Quorum quorum) {
-    return putWithin(key, value, expiresAt, quorum, MAX_WRITE_ATTEMPTS);
+    return putWithin(key, value, expiresAt, quorum, true);
   }
 
   /** Writes a tombstone; completes with its version once {@code ack} replicas stored it as their freshest. */
   public Future<Long> delete(byte[] key, Quorum quorum) {
-    return deleteWithin(key, quorum, MAX_WRITE_ATTEMPTS);
+    return deleteWithin(key, quorum, true);
   }
 
   /**
@@ -104,12 +108,12 @@ public final class Coordinator {
    * again above a newer record, for a write that must not land on a version it did not check.
    */
   public Future<Long> putOnce(byte[] key, byte[] value, long expiresAt, Quorum quorum) {
-    return putWithin(key, value, expiresAt, quorum, 1);
+    return putWithin(key, value, expiresAt, quorum, false);
   }
 
   /** {@link #delete} in a single attempt, as {@link #putOnce}. */
   public Future<Long> deleteOnce(byte[] key, Quorum quorum) {
-    return deleteWithin(key, quorum, 1);
+    return deleteWithin(key, quorum, false);
   }
 
   /**
@@ -125,29 +129,36 @@ public final class Coordinator {
     return null;
   }
 
-  private Future<Long> putWithin(byte[] key, byte[] value, long expiresAt, Quorum quorum, int maxAttempts) {
-    return write(key, version -> Record.live(version, value, expiresAt, quorum.from()), quorum, 1, maxAttempts)
+  private Future<Long> putWithin(byte[] key, byte[] value, long expiresAt, Quorum quorum, boolean retry) {
+    return write(key, version -> Record.live(version, value, expiresAt, quorum.from()), quorum, retry)
         .andThen(this::countQuorumFailure);
   }
 
-  private Future<Long> deleteWithin(byte[] key, Quorum quorum, int maxAttempts) {
-    return write(key, version -> Record.tombstone(version, quorum.from()), quorum, 1, maxAttempts)
+  private Future<Long> deleteWithin(byte[] key, Quorum quorum, boolean retry) {
+    return write(key, version -> Record.tombstone(version, quorum.from()), quorum, retry)
         .andThen(this::countQuorumFailure);
+  }
+
+  private Future<Long> write(byte[] key, LongFunction<Record> recordAt, Quorum quorum, boolean retry) {
+    return write(key, recordAt, quorum, retry ? System.nanoTime() : NO_RETRIES);
   }
 
   /**
    * One attempt of a write at a fresh version. When replicas refuse it for holding a newer
    * record (a coordinator with a clock behind theirs), the clock moves past that record and the
-   * write goes again above it, up to {@code maxAttempts} times: a write is acknowledged
-   * only as the freshest version of {@code ack} replicas.
+   * write goes again above it, for as long as the retry budget allows: a write is acknowledged only
+   * as the freshest version of {@code ack} replicas. A budget of time, not a count of attempts: on a
+   * hot key at ack 3 most attempts lose the race, and a cap of 16 left some writers with a 503.
+   *
+   * @param firstAttemptNanos when the write's first attempt started, {@link #NO_RETRIES} for a single attempt
    */
-  private Future<Long> write(byte[] key, LongFunction<Record> recordAt, Quorum quorum, int attempt, int maxAttempts) {
+  private Future<Long> write(byte[] key, LongFunction<Record> recordAt, Quorum quorum, long firstAttemptNanos) {
     return clock.issue()
-        .compose(version -> writeAt(key, recordAt, recordAt.apply(version), quorum, attempt, maxAttempts));
+        .compose(version -> writeAt(key, recordAt, recordAt.apply(version), quorum, firstAttemptNanos));
   }
 
-  private Future<Long> writeAt(byte[] key, LongFunction<Record> recordAt, Record record, Quorum quorum, int attempt,
-                               int maxAttempts) {
+  private Future<Long> writeAt(byte[] key, LongFunction<Record> recordAt, Record record, Quorum quorum,
+                               long firstAttemptNanos) {
     List<List<NodeUrl>> sets = topology.get().writeSets(key, quorum.from());
     WriteQuorumCollector collector = new WriteQuorumCollector(quorum, sets);
     for (NodeUrl node : targetsOf(sets)) {
@@ -160,10 +171,11 @@ public final class Coordinator {
       collector.track(node, written);
     }
     return collector.outcome().map(record.version()).recover(failure -> {
-      if (failure instanceof WriteSupersededException superseded && attempt < maxAttempts) {
+      if (failure instanceof WriteSupersededException superseded && firstAttemptNanos != NO_RETRIES
+          && System.nanoTime() - firstAttemptNanos < retryBudgetNanos) {
         observer.writeSuperseded();
         clock.observe(superseded.keptVersion());
-        return write(key, recordAt, quorum, attempt + 1, maxAttempts);
+        return write(key, recordAt, quorum, firstAttemptNanos);
       }
       return Future.failedFuture(failure);
     });
