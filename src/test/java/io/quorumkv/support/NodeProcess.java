@@ -45,9 +45,23 @@ public final class NodeProcess implements AutoCloseable {
     return launch(logFile, clock, List.of(), args);
   }
 
+  /** Every launch but the one that makes {@link NodeClassArchive} maps its classes. */
   private static NodeProcess launch(Path logFile, FakeClock clock, List<String> jvmOptions, String... args)
       throws IOException {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    NodeClassArchive archive = NodeClassArchive.get();
+    List<String> options = new ArrayList<>(archive.jvmOptions);
+    options.addAll(jvmOptions);
+    return start(logFile, clock, archive.classpath, options, args);
+  }
+
+  /** A launch that does not use the class archive: how {@link NodeClassArchive} makes it. */
+  static NodeProcess launchUnarchived(Path logFile, String classpath, List<String> jvmOptions, String... args)
+      throws IOException {
+    return start(logFile, null, classpath, jvmOptions, args);
+  }
+
+  private static NodeProcess start(Path logFile, FakeClock clock, String classpath, List<String> jvmOptions,
+                                   String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m"));
     command.addAll(jvmOptions);
