@@ -67,7 +67,7 @@ final class NodeClassArchive {
     }
   }
 
-  static String testClasspath() {
+  private static String testClasspath() {
     return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
   }
 
