@@ -7,6 +7,7 @@ import io.quorumkv.storage.RocksStore;
 import io.quorumkv.storage.StorageExecutor;
 import io.quorumkv.storage.StorageVerticle;
 import io.quorumkv.storage.WorkerContextExecutor;
+import io.quorumkv.support.TestFiles;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -20,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +86,7 @@ public final class DispatchBench {
       System.out.printf("ratio   direct / event bus       %10.2f%n", direct / bus);
     } finally {
       await(vertx.close());
-      deleteRecursively(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -160,9 +160,4 @@ public final class DispatchBench {
     return future.toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
   }
 
-  private static void deleteRecursively(Path dir) throws java.io.IOException {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
 }

@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.jar.JarEntry;
@@ -51,7 +50,7 @@ final class NodeClassArchive {
     NodeClassArchive without = new NodeClassArchive(testClasspath(), List.of());
     try {
       Path dir = Files.createTempDirectory("quorumkv-class-archive");
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir)));
       String jarredClasspath = jarDirectories(dir);
       Path archive = dir.resolve(FILE);
       archiveOneNodeStart(dir, jarredClasspath, archive);
@@ -129,9 +128,9 @@ final class NodeClassArchive {
     }
   }
 
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+  private static void deleteQuietly(Path dir) {
+    try {
+      TestFiles.deleteTree(dir);
     } catch (IOException | UncheckedIOException e) {
       // a temporary directory left behind is no test's concern
     }

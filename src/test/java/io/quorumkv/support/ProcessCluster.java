@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +18,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * N nodes as real subprocess JVMs ({@link NodeProcess}), clustered through Hazelcast on loopback
@@ -309,12 +307,7 @@ public final class ProcessCluster implements AutoCloseable {
     if (running(node)) {
       throw new IllegalStateException("node " + node + " is still running");
     }
-    Path data = dir.resolve("node-" + node);
-    try (Stream<Path> paths = Files.walk(data)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
+    TestFiles.deleteTree(dir.resolve("node-" + node));
   }
 
   /** {@code kill -STOP}: the process freezes with its sockets open, as a node in a long GC pause would. */
