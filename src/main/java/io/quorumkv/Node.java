@@ -74,7 +74,6 @@ public final class Node {
   private static final long STOP_MARGIN_MS = 5_000;
   private static final long SETTLE_MARGIN_MS = 1_000;
   private static final long SLOW_TREE_BUILD_MS = 1_000;
-  private static final long SLOW_KEY_LEARNING_MS = 1_000;
   private static final long TOPOLOGY_TICK_MS = 1_000;
 
   private final NodeConfig config;
@@ -206,15 +205,11 @@ public final class Node {
         if (indexed > 0) {
           LOG.log(System.Logger.Level.INFO, "indexed " + indexed + " records stored before the record index existed");
         }
-        // Empty until the topology is agreed: reshapeTrees fills them, once, for its nodes.
+        // Empty until the topology is agreed: reshapeTrees fills them, once, for its nodes, and
+        // teaches the filter of stored keys in the same scan of the index.
         PeerTrees trees = new PeerTrees(config.url(), config.cluster());
         RocksStore records = new RocksStore(database, wallClock, config.storage().newKeyFilterKeys());
         records.onChange(trees);
-        long started = System.nanoTime();
-        long learned = records.learnStoredKeys(index);
-        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        LOG.log(tookMs >= SLOW_KEY_LEARNING_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-            "learned the " + learned + " stored keys in " + tookMs + " ms");
         return new OpenedStorage(database, records, storeLayer.apply(records), new RocksHintStore(database),
             new ClockLease(meta), meta, index, trees);
       } catch (RuntimeException e) {
@@ -296,20 +291,26 @@ public final class Node {
         }));
   }
 
-  /** Shapes the anti-entropy trees for the topology's nodes, while no write changes a record. */
+  /**
+   * Shapes the anti-entropy trees for the topology's nodes, while no write changes a record; the
+   * first scan of the record index also teaches the store its stored keys.
+   */
   private Future<Void> reshapeTrees(Topology shapedFor) {
     return vertx.executeBlocking(() -> {
       long started = System.nanoTime();
-      opened.records().whileWritesPaused(() -> {
+      long[] learned = {0};
+      RocksStore records = opened.records();
+      records.whileWritesPaused(() -> {
         if (topology.current().epoch() == shapedFor.epoch()) {
-          opened.trees().reshape(shapedFor.readNodes(), opened.index()::forEach);
+          opened.trees().reshape(shapedFor.readNodes(), visitor -> learned[0] = records.scanIndex(opened.index(), visitor));
           treesEpoch = shapedFor.epoch();
         }
       });
       long builtMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       // Worth a line only when it slows the start or a change down noticeably (a large store).
       LOG.log(builtMs >= SLOW_TREE_BUILD_MS ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-          "anti-entropy trees built for epoch " + shapedFor.epoch() + " in " + builtMs + " ms");
+          "anti-entropy trees built for epoch " + shapedFor.epoch() + " in " + builtMs + " ms"
+              + (learned[0] > 0 ? ", and the " + learned[0] + " stored keys learned" : ""));
       return null;
     });
   }

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 
 /**
  * The record engine: the {@link Store} on the records column family of a {@link RocksDatabase}.
@@ -57,7 +58,7 @@ public final class RocksStore implements Store {
   /**
    * @param wallClock        stamps each index entry with when its record was stored here
    * @param newKeyFilterKeys how many keys the filter of stored keys is sized for, 0 for none; it
-   *                         starts to spare reads once {@link #learnStoredKeys} has run
+   *                         starts to spare reads once {@link #scanIndex} has run
    */
   public RocksStore(RocksDatabase database, InstantSource wallClock, long newKeyFilterKeys) {
     this.database = database;
@@ -76,21 +77,25 @@ public final class RocksStore implements Store {
   }
 
   /**
-   * Adds every key {@code index} lists to the filter of stored keys, after which writes of keys
-   * the filter never saw skip the read. Blocking; call before anything writes. Returns the keys
-   * learned: none, without reading the index, when the filter is off.
+   * Feeds every entry of {@code index} to {@code visitor}; the first scan also adds each key to the
+   * filter of stored keys, after which writes of keys the filter never saw skip the read. One scan
+   * at start thus serves both the filter and the anti-entropy trees. Blocking; call before anything
+   * writes or while writes are paused. Returns the keys learned: none after the first scan, or when
+   * the filter is off.
    */
-  public long learnStoredKeys(RecordIndex index) {
-    if (storedKeys.isOff()) {
+  public long scanIndex(RecordIndex index, Consumer<IndexEntry> visitor) {
+    if (storedKeys.isOff() || storedKeys.isLearned()) {
+      index.forEach(visitor);
       return 0;
     }
-    LongAdder learned = new LongAdder();
+    long[] learned = {0};
     index.forEach(entry -> {
       storedKeys.add(entry.key());
-      learned.increment();
+      learned[0]++;
+      visitor.accept(entry);
     });
     storedKeys.learned();
-    return learned.sum();
+    return learned[0];
   }
 
   /** How many keys were read before being written, and how many written without a read (new keys). */

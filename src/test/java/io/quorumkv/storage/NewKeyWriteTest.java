@@ -47,7 +47,7 @@ class NewKeyWriteTest {
     }
     try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
       RocksStore store = new RocksStore(database, InstantSource.system(), FILTER_KEYS);
-      assertEquals(2, store.learnStoredKeys(new RecordIndex(database)));
+      assertEquals(2, store.scanIndex(new RecordIndex(database), entry -> { }));
 
       List<Record> kept = store.applyAll(List.of(bytes("a"), bytes("b"), bytes("c")),
           List.of(live(3, "a3"), live(4, "b4"), live(1, "c1")));
@@ -57,6 +57,27 @@ class NewKeyWriteTest {
       assertArrayEquals(bytes("a5"), store.get(bytes("a")).value());
       assertArrayEquals(bytes("b5"), store.get(bytes("b")).value());
       assertEquals(List.of(2L, 1L), readAndNew(store));
+    }
+  }
+
+  @Test
+  void everyScanFeedsTheWholeIndexAndOnlyTheFirstLearnsTheKeys() {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      new RocksStore(database).applyAll(List.of(bytes("a"), bytes("b")), List.of(live(5, "a5"), live(5, "b5")));
+      RocksStore store = new RocksStore(database, InstantSource.system(), FILTER_KEYS);
+      RecordIndex index = new RecordIndex(database);
+      List<String> first = new ArrayList<>();
+      List<String> second = new ArrayList<>();
+
+      assertEquals(2, store.scanIndex(index, entry -> first.add(new String(entry.key(), StandardCharsets.UTF_8))));
+      assertEquals(0, store.scanIndex(index, entry -> second.add(new String(entry.key(), StandardCharsets.UTF_8))),
+          "the keys are learned once");
+
+      assertEquals(List.of("a", "b"), first.stream().sorted().toList());
+      assertEquals(first, second);
+      store.apply(bytes("a"), live(3, "a3"));
+      store.apply(bytes("c"), live(1, "c1"));
+      assertEquals(List.of(1L, 1L), readAndNew(store), "the learned key was read first, the new one was not");
     }
   }
 
@@ -72,7 +93,7 @@ class NewKeyWriteTest {
     try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
       learnedStore(database).apply(bytes("stored"), live(1, "stored"));
       RocksStore store = new RocksStore(database, InstantSource.system(), 0);
-      assertEquals(0, store.learnStoredKeys(new RecordIndex(database)), "a store without a filter reads no index");
+      assertEquals(0, store.scanIndex(new RecordIndex(database), entry -> { }), "a store without a filter learns no key");
       assertANewKeyIsReadFirst(store);
     }
   }
@@ -132,7 +153,7 @@ class NewKeyWriteTest {
 
   private static RocksStore learnedStore(RocksDatabase database) {
     RocksStore store = new RocksStore(database, InstantSource.system(), FILTER_KEYS);
-    store.learnStoredKeys(new RecordIndex(database));
+    store.scanIndex(new RecordIndex(database), entry -> { });
     return store;
   }
 
