@@ -302,7 +302,8 @@ public final class Node {
       RocksStore records = opened.records();
       records.whileWritesPaused(() -> {
         if (topology.current().epoch() == shapedFor.epoch()) {
-          opened.trees().reshape(shapedFor.readNodes(), visitor -> learned[0] = records.scanIndex(opened.index(), visitor));
+          opened.trees().reshape(shapedFor.readNodes(),
+              visitor -> learned[0] = records.scanIndex(opened.index(), visitor));
           treesEpoch = shapedFor.epoch();
         }
       });
