@@ -78,6 +78,10 @@ public final class ApiRouter {
     router.put(InternalProtocol.CONDITIONAL_PATH).handler(bodyHandler(config)).handler(guarded(entity::putForwarded));
     router.delete(InternalProtocol.CONDITIONAL_PATH).handler(guarded(entity::deleteForwarded));
     router.route(InternalProtocol.CONDITIONAL_PATH).handler(ApiErrors.methodNotAllowed("PUT, DELETE"));
+    router.route(InternalProtocol.STREAM_PATH).handler(internal::authorize);
+    router.get(InternalProtocol.STREAM_PATH).handler(
+        new BatchStreamHandler(internal, config.maxBodyBytes() + BATCH_OVERHEAD_BYTES)::upgrade);
+    router.route(InternalProtocol.STREAM_PATH).handler(ApiErrors.methodNotAllowed("GET"));
     router.route(InternalProtocol.BATCH_PATH).handler(internal::authorize);
     router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
         .handler(guarded(internal::batch));

@@ -77,6 +77,13 @@ final class InternalHandler {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     }
+    answersTo(operations).onComplete(answers -> ctx.response()
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
+        .end(answers.result()));
+  }
+
+  /** Runs every operation of a batch (each may succeed or fail alone); completes, never fails, with their answers. */
+  Future<Buffer> answersTo(List<Operation> operations) {
     List<Future<Answer>> answers = new ArrayList<>(operations.size());
     for (Operation operation : operations) {
       Future<Answer> answer;
@@ -90,9 +97,8 @@ final class InternalHandler {
           ? Answer.refused(failure.getMessage())
           : Answer.failed(String.valueOf(failure.getMessage())))));
     }
-    Future.all(answers).onComplete(all -> ctx.response()
-        .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
-        .end(RecordBatchCodec.encodeAnswers(answers.stream().map(Future::result).toList())));
+    return Future.all(answers)
+        .map(all -> RecordBatchCodec.encodeAnswers(answers.stream().map(Future::result).toList()));
   }
 
   private Future<Record> apply(byte[] key, Record record) {

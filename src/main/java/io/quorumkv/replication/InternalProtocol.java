@@ -2,7 +2,8 @@ package io.quorumkv.replication;
 
 /**
  * Coordinator-to-replica requests, never re-coordinated. Coordinators send every replica read
- * and write as {@code POST} of a batch to {@link #BATCH_PATH} (see {@link RecordBatchCodec}).
+ * and write in a batch (see {@link RecordBatchCodec}) on a connection upgraded to a batch stream
+ * ({@link #STREAM_PATH}), or as a {@code POST} to {@link #BATCH_PATH} to a node without streams.
  * {@link #RECORD_PATH} answers {@code GET} and {@code PUT} of one record, its metadata in
  * headers: for tools and tests that inspect or set one replica's own copy. The cluster secret,
  * when the conf sets one, travels in {@link #SECRET}.
@@ -15,6 +16,12 @@ package io.quorumkv.replication;
 public final class InternalProtocol {
   public static final String RECORD_PATH = "/internal/v0/record";
   public static final String BATCH_PATH = "/internal/v0/records";
+  /**
+   * A {@code GET} with {@code Upgrade: }{@link #STREAM_UPGRADE} turns the connection into a stream
+   * of batches in {@link BatchFrames}, each answered as {@link #BATCH_PATH} would, by its id.
+   */
+  public static final String STREAM_PATH = "/internal/v0/records/stream";
+  public static final String STREAM_UPGRADE = "quorumkv-records";
   /**
    * A conditional {@code PUT} or {@code DELETE} a coordinator sends to the key's first live
    * replica, with the client's query and conditional headers; it runs there, never sent on.

@@ -28,6 +28,8 @@ public final class RecordBatchCodec {
   private static final byte SUPERSEDED = 5;
   private static final byte REFUSED = 6;
   private static final int RECORD_HEADER_BYTES = 8 + 1 + 8 + 2 + 4;
+  /** An answer's bytes beyond its value: its kind and record header, or a failure message (short, ours). */
+  static final int MAX_ANSWER_OVERHEAD_BYTES = 4096;
 
   private RecordBatchCodec() {
   }

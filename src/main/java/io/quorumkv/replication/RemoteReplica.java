@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Another node as a replica, over its internal batch endpoint with a pooled keep-alive client.
+ * Another node as a replica: batches of reads and writes on a {@link BatchStream}, or, to a node
+ * that does not serve batch streams (an older version), as {@code POST}s to its internal batch
+ * endpoint with a pooled keep-alive client, trying the stream again after {@link #STREAM_RETRY_MS}.
  * One batch at a time is in flight to the node: the reads and writes asked for meanwhile wait
  * and leave together when it returns, so under load one HTTP exchange (and one storage group on
  * the replica) carries many records, and an idle replica gets each operation at once, alone.
@@ -35,20 +37,25 @@ public final class RemoteReplica implements Replica {
   static final int MAX_BATCH_OPERATIONS = InternalProtocol.MAX_BATCH_OPERATIONS;
   /** A batch stops taking operations past this size (a single larger one still goes, alone). */
   static final int MAX_BATCH_BYTES = 1 << 20;
+  static final long STREAM_RETRY_MS = 60_000;
 
   private final Vertx vertx;
   private final NodeUrl node;
   private final WebClient client;
+  private final BatchStream stream;
   private final long timeoutMs;
   private final String secret;
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
   private long waitingBytes;
   private int inFlight;
+  /** Until then, batches go over HTTP: the node refused the stream (set from the stream's context, read from any). */
+  private volatile long streamRetryAtNanos = System.nanoTime();
 
-  public RemoteReplica(Vertx vertx, NodeUrl node, WebClient client, long timeoutMs, String secret) {
+  RemoteReplica(Vertx vertx, NodeUrl node, WebClient client, BatchStream stream, long timeoutMs, String secret) {
     this.vertx = vertx;
     this.node = node;
     this.client = client;
+    this.stream = stream;
     this.timeoutMs = timeoutMs;
     this.secret = secret;
   }
@@ -121,33 +128,67 @@ public final class RemoteReplica implements Replica {
   }
 
   private void send(List<Waiting> batch) {
-    // The batch may wait no longer than its most pressed operation.
-    long remainingMs = Math.max(1, (batch.stream().mapToLong(Waiting::deadlineNanos).min().orElseThrow()
-        - System.nanoTime()) / 1_000_000);
+    if (System.nanoTime() - streamRetryAtNanos < 0) {
+      post(batch);
+      return;
+    }
+    stream.exchange(encode(batch), remainingMs(batch)).onComplete(done -> {
+      if (done.failed() && done.cause() instanceof BatchStream.UpgradeRefusedException) {
+        streamRetryAtNanos = System.nanoTime() + STREAM_RETRY_MS * 1_000_000;
+        post(batch);
+        return;
+      }
+      answer(batch, done.failed() ? failureOf(done.cause()) : null, done.result());
+      returned();
+    });
+  }
+
+  private static Buffer encode(List<Waiting> batch) {
+    return RecordBatchCodec.encodeOperations(batch.stream().map(Waiting::operation).toList());
+  }
+
+  /** The batch may wait no longer than its most pressed operation. */
+  private static long remainingMs(List<Waiting> batch) {
+    return Math.max(1, (batch.stream().mapToLong(Waiting::deadlineNanos).min().orElseThrow() - System.nanoTime())
+        / 1_000_000);
+  }
+
+  /** A batch over HTTP, to a node that does not serve batch streams. */
+  private void post(List<Waiting> batch) {
+    long remainingMs = remainingMs(batch);
     HttpRequest<Buffer> request = client.post(node.port(), node.host(), InternalProtocol.BATCH_PATH).timeout(remainingMs);
     if (secret != null) {
       request.putHeader(InternalProtocol.SECRET, secret);
     }
     // The request's own timeout starts once it has a connection; the Future's covers the wait for one too.
-    request.sendBuffer(RecordBatchCodec.encodeOperations(batch.stream().map(Waiting::operation).toList()))
+    request.sendBuffer(encode(batch))
         .timeout(remainingMs, TimeUnit.MILLISECONDS)
         .onComplete(done -> {
           answer(batch, done.failed() ? failureOf(done.cause()) : null, done.failed() ? null : done.result());
-          synchronized (this) {
-            inFlight--;
-          }
-          sendWhatMayLeave();
+          returned();
         });
   }
 
+  /** A batch came back (answered or failed): the next may leave. */
+  private void returned() {
+    synchronized (this) {
+      inFlight--;
+    }
+    sendWhatMayLeave();
+  }
+
   private void answer(List<Waiting> batch, ReplicaFailure failure, HttpResponse<Buffer> response) {
-    List<Answer> answers = null;
     if (failure == null && response.statusCode() != 200) {
       failure = new ReplicaFailure(ReplicaFailure.Kind.REFUSED, "refused with " + response.statusCode());
     }
+    answer(batch, failure, failure != null ? null : response.body() == null ? Buffer.buffer() : response.body());
+  }
+
+  private void answer(List<Waiting> batch, ReplicaFailure failure, Buffer body) {
+    List<Answer> answers = null;
     if (failure == null) {
       try {
-        answers = RecordBatchCodec.decodeAnswers(response.body() == null ? Buffer.buffer() : response.body());
+        answers = RecordBatchCodec.decodeAnswers(body);
         if (answers.size() != batch.size()) {
           failure = new ReplicaFailure(ReplicaFailure.Kind.FAILED,
               "answered " + answers.size() + " of " + batch.size() + " operations");

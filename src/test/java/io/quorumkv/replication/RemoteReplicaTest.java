@@ -10,40 +10,62 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.core.net.NetSocket;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** How {@link RemoteReplica} groups what it is asked into batches, against a peer that holds its answers. */
+/**
+ * How {@link RemoteReplica} groups what it is asked into batches, against a peer that holds its
+ * answers: one that serves batch streams, and one that does not (an older version), where batches
+ * go as {@code POST}s; and how a stream fails its batches.
+ */
 class RemoteReplicaTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final long TIMEOUT_MS = 10_000;
 
   private final Vertx vertx = Vertx.vertx();
-  private final HeldPeer peer = new HeldPeer();
+  private HeldPeer peer;
   private RemoteReplica replica;
 
-  @BeforeEach
-  void startPeer() throws Exception {
+  private void startPeer(Transport transport) throws Exception {
+    startPeer(transport, TIMEOUT_MS, TIMEOUT_MS);
+  }
+
+  private void startPeer(Transport transport, long timeoutMs, long upgradeTimeoutMs) throws Exception {
+    peer = new HeldPeer(transport);
     HttpServer server = vertx.createHttpServer().requestHandler(peer::handle).listen(0, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    WebClient client = WebClient.create(vertx, new WebClientOptions(),
+    HttpClient http = vertx.createHttpClient(new HttpClientOptions(),
         new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
-    replica = new RemoteReplica(vertx, new NodeUrl("127.0.0.1", server.actualPort()), client, TIMEOUT_MS, null);
+    NodeUrl node = new NodeUrl("127.0.0.1", server.actualPort());
+    CompletableFuture<RemoteReplica> made = new CompletableFuture<>();
+    // As ReplicaDirectory does: made on the event loop that uses it.
+    vertx.runOnContext(ignored -> made.complete(new RemoteReplica(vertx, node, WebClient.wrap(http),
+        new BatchStream((ContextInternal) vertx.getOrCreateContext(), http, node, null, 1 << 20, upgradeTimeoutMs),
+        timeoutMs, null)));
+    replica = made.get(10, TimeUnit.SECONDS);
   }
 
   @AfterEach
@@ -51,8 +73,10 @@ class RemoteReplicaTest {
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
-  @Test
-  void whatIsAskedWhileABatchIsInFlightLeavesTogetherWhenItReturns() throws Exception {
+  @ParameterizedTest
+  @EnumSource(value = Transport.class, names = {"STREAM", "POST_ONLY"})
+  void whatIsAskedWhileABatchIsInFlightLeavesTogetherWhenItReturns(Transport transport) throws Exception {
+    startPeer(transport);
     List<Future<WriteAnswer>> first = write(0, 1);
     Await.until("the first write reaches the peer alone", WAIT, () -> peer.batchSizes().equals(List.of(1)));
 
@@ -62,10 +86,13 @@ class RemoteReplicaTest {
     assertAllStored(first);
     assertAllStored(rest);
     assertEquals(List.of(1, 10), peer.batchSizes(), "batches the peer received");
+    assertEquals(transport.carrier(), peer.carriers(), "how the batches came");
   }
 
-  @Test
-  void aFullBatchLeavesBesideTheOneInFlight() throws Exception {
+  @ParameterizedTest
+  @EnumSource(value = Transport.class, names = {"STREAM", "POST_ONLY"})
+  void aFullBatchLeavesBesideTheOneInFlight(Transport transport) throws Exception {
+    startPeer(transport);
     List<Future<WriteAnswer>> first = write(0, 1);
     Await.until("the first write reaches the peer alone", WAIT, () -> peer.batchSizes().equals(List.of(1)));
 
@@ -78,15 +105,65 @@ class RemoteReplicaTest {
     assertAllStored(first);
     assertAllStored(rest);
     assertEquals(List.of(1, full, 5), peer.batchSizes(), "batches the peer received");
+    assertEquals(transport.carrier(), peer.carriers(), "how the batches came");
   }
 
-  @Test
-  void anIdleReplicaGetsEachWriteAtOnceAlone() throws Exception {
+  @ParameterizedTest
+  @EnumSource(value = Transport.class, names = {"STREAM", "POST_ONLY"})
+  void anIdleReplicaGetsEachWriteAtOnceAlone(Transport transport) throws Exception {
+    startPeer(transport);
     peer.release();
     for (int i = 0; i < 3; i++) {
       assertAllStored(write(i, 1));
     }
     assertEquals(List.of(1, 1, 1), peer.batchSizes(), "batches the peer received");
+    assertEquals(transport.carrier(), peer.carriers(), "how the batches came");
+  }
+
+  @Test
+  void aStreamBatchWithoutAnAnswerTimesOut() throws Exception {
+    startPeer(Transport.STREAM, 300, 300);
+    long start = System.nanoTime();
+    Throwable failure = failureOf(write(0, 1).get(0));
+    long tookMs = (System.nanoTime() - start) / 1_000_000;
+    assertEquals(ReplicaFailure.Kind.TIMEOUT, ReplicaFailure.kindOf(failure), failure.toString());
+    assertTrue(tookMs >= 250 && tookMs < 5_000, "failed after " + tookMs + " ms");
+  }
+
+  @Test
+  void aStreamClosedUnderABatchFailsItAtOnceAndTheNextBatchConnectsAnew() throws Exception {
+    startPeer(Transport.STREAM);
+    List<Future<WriteAnswer>> first = write(0, 1);
+    Await.until("the first write reaches the peer", WAIT, () -> peer.batchSizes().equals(List.of(1)));
+    peer.closeStreams();
+    Throwable failure = failureOf(first.get(0));
+    assertEquals(ReplicaFailure.Kind.FAILED, ReplicaFailure.kindOf(failure), failure.toString());
+    assertTrue(failure.getMessage().contains("connection closed"), failure.getMessage());
+
+    peer.release();
+    assertAllStored(write(1, 1));
+    assertEquals(2, peer.upgrades(), "connections upgraded to a stream");
+  }
+
+  @Test
+  void anUpgradeLeftUnansweredHoldsUpNoLaterBatch() throws Exception {
+    startPeer(Transport.STREAM, 300, 100);
+    peer.release();
+    peer.leaveUpgradesUnanswered(1);
+    Throwable failure = failureOf(write(0, 1).get(0));
+    assertEquals(ReplicaFailure.Kind.TIMEOUT, ReplicaFailure.kindOf(failure), failure.toString());
+
+    assertAllStored(write(1, 1));
+    assertEquals(List.of(1), peer.batchSizes(), "batches the peer received");
+  }
+
+  private static Throwable failureOf(Future<?> answer) throws Exception {
+    try {
+      answer.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      return e.getCause();
+    }
+    throw new AssertionError("succeeded: " + answer.result());
   }
 
   /** Asks for {@code count} writes from one event-loop task, as a coordinator does while serving requests. */
@@ -109,27 +186,93 @@ class RemoteReplicaTest {
     }
   }
 
-  /** A peer's batch endpoint that records each batch's size and holds its answers until released. */
+  /** How a peer takes batches: on an upgraded stream, or only as {@code POST}s (it answers the upgrade 404). */
+  enum Transport {
+    STREAM("stream"), POST_ONLY("post");
+
+    private final String carrier;
+
+    Transport(String carrier) {
+      this.carrier = carrier;
+    }
+
+    List<String> carrier() {
+      return List.of(carrier);
+    }
+  }
+
+  /** A peer's batch endpoints that record each batch's size and carrier and hold its answers until released. */
   private static final class HeldPeer {
+    private final Transport transport;
     private final List<Integer> batchSizes = Collections.synchronizedList(new ArrayList<>());
+    private final Set<String> carriers = Collections.synchronizedSet(new TreeSet<>());
+    private final List<NetSocket> streams = Collections.synchronizedList(new ArrayList<>());
     private final List<Runnable> held = new ArrayList<>();
     private boolean released;
+    private int upgradesLeftUnanswered;
+
+    HeldPeer(Transport transport) {
+      this.transport = transport;
+    }
 
     void handle(HttpServerRequest request) {
-      request.body().onSuccess(body -> {
-        List<Operation> operations = RecordBatchCodec.decodeOperations(body);
-        batchSizes.add(operations.size());
-        Buffer answers = RecordBatchCodec.encodeAnswers(
-            operations.stream().map(operation -> Answer.of(WriteAnswer.STORED)).toList());
-        Runnable answer = () -> request.response().end(answers);
+      if (request.path().equals(InternalProtocol.STREAM_PATH)) {
+        if (transport == Transport.POST_ONLY) {
+          request.response().setStatusCode(404).end();
+          return;
+        }
         synchronized (this) {
-          if (!released) {
-            held.add(answer);
+          if (upgradesLeftUnanswered > 0) {
+            upgradesLeftUnanswered--;
             return;
           }
         }
-        answer.run();
-      });
+        request.toNetSocket().onSuccess(socket -> {
+          streams.add(socket);
+          socket.handler(BatchFrames.reader(1 << 24,
+              (id, body) -> take(body, "stream", answers -> socket.write(BatchFrames.frame(id, answers))),
+              malformed -> socket.close()));
+        });
+        return;
+      }
+      request.body().onSuccess(body -> take(body, "post", answers -> request.response().end(answers)));
+    }
+
+    private void take(Buffer body, String carrier, Consumer<Buffer> reply) {
+      List<Operation> operations = RecordBatchCodec.decodeOperations(body);
+      batchSizes.add(operations.size());
+      carriers.add(carrier);
+      Buffer answers = RecordBatchCodec.encodeAnswers(
+          operations.stream().map(operation -> Answer.of(WriteAnswer.STORED)).toList());
+      Runnable answer = () -> reply.accept(answers);
+      synchronized (this) {
+        if (!released) {
+          held.add(answer);
+          return;
+        }
+      }
+      answer.run();
+    }
+
+    synchronized void leaveUpgradesUnanswered(int count) {
+      upgradesLeftUnanswered = count;
+    }
+
+    void closeStreams() {
+      synchronized (this) {
+        held.clear();
+      }
+      List.copyOf(streams).forEach(NetSocket::close);
+    }
+
+    int upgrades() {
+      return streams.size();
+    }
+
+    List<String> carriers() {
+      synchronized (carriers) {
+        return new ArrayList<>(carriers);
+      }
     }
 
     void release() {

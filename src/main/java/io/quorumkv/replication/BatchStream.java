@@ -1,0 +1,176 @@
+package io.quorumkv.replication;
+
+import io.quorumkv.config.NodeUrl;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.net.NetSocket;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One connection to a peer, upgraded from HTTP to a stream of {@link BatchFrames}: several
+ * batches in flight on it, each answered by its id. It connects on first use and again after it
+ * closed; a connection idle for {@link #IDLE_CLOSE_MS} is closed here, before the peer's own idle
+ * timeout can close it under a batch. All its state lives on one context.
+ */
+final class BatchStream {
+  static final long IDLE_CLOSE_MS = 60_000;
+
+  /** The peer answered the upgrade with another status than 101: it does not serve batch streams. */
+  static final class UpgradeRefusedException extends RuntimeException {
+    UpgradeRefusedException(int status) {
+      super("batch stream refused with " + status);
+    }
+  }
+
+  private final ContextInternal context;
+  private final HttpClient client;
+  private final NodeUrl node;
+  private final String secret;
+  private final int maxAnswerBytes;
+  private final long upgradeTimeoutMs;
+  private final Map<Long, Exchange> inFlight = new HashMap<>();
+  private Future<NetSocket> connection;
+  private long nextId;
+  private long lastUsedNanos;
+
+  /**
+   * @param maxValueBytes    the largest value a read may answer with (the peers' body limit)
+   * @param upgradeTimeoutMs how long connecting and the upgrade may take before the next batch tries again
+   */
+  BatchStream(ContextInternal context, HttpClient client, NodeUrl node, String secret, long maxValueBytes,
+              long upgradeTimeoutMs) {
+    this.context = context;
+    this.upgradeTimeoutMs = upgradeTimeoutMs;
+    this.client = client;
+    this.node = node;
+    this.secret = secret;
+    long answerBytes = InternalProtocol.MAX_BATCH_OPERATIONS
+        * (maxValueBytes + RecordBatchCodec.MAX_ANSWER_OVERHEAD_BYTES);
+    this.maxAnswerBytes = (int) Math.min(answerBytes + BatchFrames.ID_BYTES, Integer.MAX_VALUE - 64);
+  }
+
+  /**
+   * Sends a batch's encoded operations and completes with the encoded answers; fails after
+   * {@code timeoutMs} (a {@link TimeoutException}), when the connection closes first, or with
+   * {@link UpgradeRefusedException}. Completes on this stream's context.
+   */
+  Future<Buffer> exchange(Buffer operations, long timeoutMs) {
+    Promise<Buffer> answer = context.promise();
+    if (context.isRunningOnContext()) {
+      start(operations, timeoutMs, answer);
+    } else {
+      context.runOnContext(ignored -> start(operations, timeoutMs, answer));
+    }
+    return answer.future();
+  }
+
+  private void start(Buffer operations, long timeoutMs, Promise<Buffer> answer) {
+    long id = nextId++;
+    lastUsedNanos = System.nanoTime();
+    Exchange exchange = new Exchange(answer, context.setTimer(timeoutMs, fired -> {
+      Exchange late = inFlight.remove(id);
+      if (late != null) {
+        late.answer.tryFail(new TimeoutException("no answer after " + timeoutMs + " ms"));
+      }
+    }));
+    inFlight.put(id, exchange);
+    connection().onComplete(connected -> {
+      if (connected.failed()) {
+        finish(id, null, connected.cause());
+      } else if (inFlight.containsKey(id)) {
+        exchange.socket = connected.result();
+        exchange.socket.write(BatchFrames.frame(id, operations));
+      }
+    });
+  }
+
+  private void finish(long id, Buffer answers, Throwable failure) {
+    Exchange exchange = inFlight.remove(id);
+    if (exchange == null) {
+      return;
+    }
+    context.owner().cancelTimer(exchange.timer);
+    if (failure == null) {
+      exchange.answer.tryComplete(answers);
+    } else {
+      exchange.answer.tryFail(failure);
+    }
+  }
+
+  private Future<NetSocket> connection() {
+    if (connection == null) {
+      Future<NetSocket> connecting = connect();
+      connection = connecting;
+      connecting.onFailure(failed -> {
+        if (connection == connecting) {
+          connection = null;
+        }
+      });
+    }
+    return connection;
+  }
+
+  private Future<NetSocket> connect() {
+    RequestOptions upgrade = new RequestOptions().setMethod(HttpMethod.GET).setHost(node.host()).setPort(node.port())
+        .setURI(InternalProtocol.STREAM_PATH)
+        .putHeader(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE)
+        .putHeader(HttpHeaders.UPGRADE, InternalProtocol.STREAM_UPGRADE);
+    if (secret != null) {
+      upgrade.putHeader(InternalProtocol.SECRET, secret);
+    }
+    Future<NetSocket> upgrading = client.request(upgrade).compose(request -> request.connect()).compose(response -> {
+      if (response.statusCode() != 101) {
+        return Future.failedFuture(new UpgradeRefusedException(response.statusCode()));
+      }
+      NetSocket socket = response.netSocket();
+      socket.handler(BatchFrames.reader(maxAnswerBytes, (id, answers) -> finish(id, answers, null),
+          malformed -> socket.close()));
+      long idleCheck = context.setPeriodic(IDLE_CLOSE_MS / 4, tick -> {
+        if (inFlight.isEmpty() && System.nanoTime() - lastUsedNanos > IDLE_CLOSE_MS * 1_000_000) {
+          retire(socket);
+        }
+      });
+      socket.closeHandler(closed -> {
+        context.owner().cancelTimer(idleCheck);
+        retire(socket);
+        inFlight.entrySet().stream().filter(entry -> entry.getValue().socket == socket).map(Map.Entry::getKey)
+            .toList().forEach(id -> finish(id, null, new IllegalStateException("connection closed")));
+      });
+      return Future.succeededFuture(socket);
+    });
+    // A peer that took the connection but never answers (stopped, cut off) must not hold every later batch.
+    Future<NetSocket> bounded = upgrading.timeout(upgradeTimeoutMs, TimeUnit.MILLISECONDS);
+    bounded.onFailure(late -> upgrading.onSuccess(NetSocket::close));
+    return bounded;
+  }
+
+  /** Takes the socket out of use (the next batch connects anew) and closes it. */
+  private void retire(NetSocket socket) {
+    if (connection != null && connection.succeeded() && connection.result() == socket) {
+      connection = null;
+    }
+    socket.close();
+  }
+
+  /** A batch waiting for its answer, and the socket it went out on (null until it did). */
+  private static final class Exchange {
+    private final Promise<Buffer> answer;
+    private final long timer;
+    private NetSocket socket;
+
+    Exchange(Promise<Buffer> answer, long timer) {
+      this.answer = answer;
+      this.timer = timer;
+    }
+  }
+}
