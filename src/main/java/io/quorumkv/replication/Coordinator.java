@@ -69,7 +69,7 @@ public final class Coordinator {
     ReadQuorumCollector collector = new ReadQuorumCollector(quorum);
     Map<NodeUrl, Future<Record>> answers = new LinkedHashMap<>();
     Topology topology = this.topology.get();
-    for (NodeUrl node : topology.readReplicas(key, quorum.from())) {
+    for (NodeUrl node : selfLast(topology.readReplicas(key, quorum.from()))) {
       Future<Record> answer = call(node, replica -> replica.read(key)).compose(this::observed);
       answers.put(node, answer);
       collector.track(node, answer);
@@ -161,7 +161,7 @@ public final class Coordinator {
                                long firstAttemptNanos) {
     List<List<NodeUrl>> sets = topology.get().writeSets(key, quorum.from());
     WriteQuorumCollector collector = new WriteQuorumCollector(quorum, sets);
-    for (NodeUrl node : targetsOf(sets)) {
+    for (NodeUrl node : selfLast(targetsOf(sets))) {
       Future<WriteAnswer> written = call(node, replica -> replica.write(key, record));
       if (!node.equals(self)) {
         inFlight.track(written.recover(missed -> ReplicaFailure.kindOf(missed) == ReplicaFailure.Kind.REFUSED
@@ -192,6 +192,25 @@ public final class Coordinator {
       }
     }
     return targets;
+  }
+
+  /**
+   * The nodes with this one moved to the end: the peers' batches leave before the local read or
+   * write starts, so they work while it runs instead of after.
+   */
+  private List<NodeUrl> selfLast(List<NodeUrl> nodes) {
+    int self = nodes.indexOf(this.self);
+    if (self < 0 || self == nodes.size() - 1) {
+      return nodes;
+    }
+    List<NodeUrl> ordered = new ArrayList<>(nodes.size());
+    for (NodeUrl node : nodes) {
+      if (!node.equals(this.self)) {
+        ordered.add(node);
+      }
+    }
+    ordered.add(this.self);
+    return ordered;
   }
 
   private <T> Future<T> call(NodeUrl node, Function<Replica, Future<T>> operation) {
