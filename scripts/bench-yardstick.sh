@@ -15,7 +15,9 @@
 #            LATENCY_WARMUP s (default 30) at that rate: the load tool's JVM and the node compile
 #            on the same 2 cores, and 10 s left a backlog in the measured window (2026-11-26)
 #   cluster  a 3-node cluster (the confs of cluster/start.sh, in a temporary directory) at its
-#            default 2/3, a single node at 1/1 and a 3-member etcd cluster, 200,000 keys each
+#            default 2/3, a single node at 1/1 and a 3-member etcd cluster, 200,000 keys each;
+#            each saturation run after CLUSTER_WARMUP s (default 30): a fresh cluster's C2
+#            compilers take a third to a half of its CPU for the first 30-40 s of load (2026-11-26)
 # Each stage writes its tables (markdown) into OUT_DIR (default a new directory under /tmp, kept).
 # Nodes, their data and etcd's live in a temporary directory deleted at the end.
 set -euo pipefail
@@ -25,6 +27,7 @@ STAGES=${STAGES:-single,latency,cluster}
 ROUNDS=${ROUNDS:-2}
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-5}
+CLUSTER_WARMUP=${CLUSTER_WARMUP:-30}
 LATENCY_WARMUP=${LATENCY_WARMUP:-30}
 PREFILL=${PREFILL:-300000}
 HEAP=128m
@@ -54,11 +57,12 @@ qkv_target() {
 }
 limit_target() { echo "name=limit url=http://127.0.0.1:$LIMIT_PORT prefill=0 start='exec java $REF_JVM -jar $BENCH/limit/target/limit.jar $LIMIT_PORT'"; }
 
-# compare OUT_NAME ARGS...: one compare.py run, its tables copied to OUT/OUT_NAME.md.
+# compare OUT_NAME ARGS...: one compare.py run, each saturation run after RUN_WARMUP s (default
+# WARMUP), its tables copied to OUT/OUT_NAME.md.
 compare() {
   local name=$1
   shift
-  (cd "$BENCH" && python3 compare.py --no-rate --rounds "$ROUNDS" --warmup "$WARMUP" --duration "$DURATION" \
+  (cd "$BENCH" && python3 compare.py --no-rate --rounds "$ROUNDS" --warmup "${RUN_WARMUP:-$WARMUP}" --duration "$DURATION" \
     --out "$work/$name" "$@")
   cp "$work/$name/results.md" "$OUT/$name.md"
 }
@@ -129,7 +133,7 @@ if stage cluster; then
   require etcd "the cluster stage compares with a 3-member etcd"
   echo "== 3-node cluster at 2/3, a single node at 1/1, 3-member etcd"
   start_cluster "$work/cluster" 18701 "" "${CLUSTER_PORTS[@]}" > /dev/null
-  compare cluster --baseline etcd3 --prefill 200000 \
+  RUN_WARMUP=$CLUSTER_WARMUP compare cluster --baseline etcd3 --prefill 200000 \
     -t "name=quorumkv3 url=http://127.0.0.1:${CLUSTER_PORTS[0]}" \
     -t "$(qkv_target single "$SINGLE_PORT" "$NODE_JAR")" \
     -t "name=etcd3 url=http://127.0.0.1:$ETCD_PORT scripts=etcd start='exec $BENCH/etcd/cluster.sh $ETCD_PORT $work/etcd'"

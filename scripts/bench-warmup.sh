@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# How fast a node warms up under load: a fresh single node (1/1) or 3-node cluster (2/3 through
+# its first node) per variant, filled with KEYS records, then WINDOWS consecutive wrk runs of 10 s
+# at 64 connections; for each window the requests/s, the nodes' CPU per request and the part of
+# it their C2 compiler threads took. Variants run one after the other, each on its own data.
+#
+#   scripts/bench-warmup.sh single|cluster put|get VARIANT...    VARIANT: NAME=JAR[@JVM_OPTIONS]
+#   scripts/bench-warmup.sh cluster put default=target/quorumkv.jar \
+#     deep=target/quorumkv.jar@'-XX:MaxInlineLevel=15 -XX:InlineSmallCode=2500'
+#   KEYS=50000 WINDOWS=9 scripts/bench-warmup.sh ...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HEAP=${HEAP:-128m}
+# shellcheck source=lib/bench.sh
+source scripts/lib/bench.sh
+
+[ $# -ge 3 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+SHAPE=$1 OP=$2
+shift 2
+case "$SHAPE" in single) KEYS=${KEYS:-300000} ;; cluster) KEYS=${KEYS:-50000} ;; *) echo "not single or cluster: $SHAPE" >&2; exit 2 ;; esac
+case "$OP" in put|get) ;; *) echo "not put or get: $OP" >&2; exit 2 ;; esac
+WINDOWS=${WINDOWS:-9}
+export KEYS VALUE=${VALUE:-100}
+require wrk
+use_work_dir
+
+# c2_ticks PID...: the CPU ticks the C2 compiler threads of the processes have used.
+c2_ticks() {
+  local pid task
+  for pid in "$@"; do
+    for task in /proc/"$pid"/task/*; do
+      if grep -q '^C2 Compi' "$task/comm" 2> /dev/null; then awk '{print $14 + $15}' "$task/stat"; fi
+    done
+  done | awk '{s += $1} END {print s + 0}'
+}
+
+# cpu_ticks_of PID...: the CPU ticks the processes have used together.
+cpu_ticks_of() {
+  local pid
+  for pid in "$@"; do cpu_ticks "$pid"; done | awk '{s += $1} END {print s + 0}'
+}
+
+for variant in "$@"; do
+  [[ $variant == *=* ]] || { echo "not NAME=JAR[@JVM_OPTIONS]: $variant" >&2; exit 2; }
+  name=${variant%%=*} spec=${variant#*=}
+  NODE_JAR=$(realpath "${spec%%@*}")
+  JVM_OPTIONS=()
+  [[ $spec == *@* ]] && read -ra JVM_OPTIONS <<< "${spec#*@}"
+  NODE_RUN_DIR="$work/$name"
+  mkdir -p "$NODE_RUN_DIR"
+  if [ "$SHAPE" = single ]; then
+    start_single node 18090 "$work/$name/data" > /dev/null
+    nodes=(node) url=http://127.0.0.1:18090 QUORUM="" query=""
+  else
+    start_cluster "$work/$name" 18701 "" 18601 18602 18603 > /dev/null
+    nodes=(node-18601 node-18602 node-18603) url=http://127.0.0.1:18601 QUORUM="&ack=2&from=3" query="&ack=3&from=3"
+  fi
+  export QUORUM
+  echo "== $name: $SHAPE, $OP, ${JVM_OPTIONS[*]:-no extra JVM options}; $(fill "$url" "$KEYS" "$query")"
+  pids=()
+  for node in "${nodes[@]}"; do pids+=("$(node_pid "$node")"); done
+  for window in $(seq "$WINDOWS"); do
+    c2_before=$(c2_ticks "${pids[@]}") cpu_before=$(cpu_ticks_of "${pids[@]}")
+    # New keys for PUT in every window, so that no window overwrites another's.
+    PREFIX="w$window" wrk -t2 -c64 -d10s -s scripts/wrk/"$OP".lua "$url" > "$work/$name-$window.txt"
+    c2_after=$(c2_ticks "${pids[@]}") cpu_after=$(cpu_ticks_of "${pids[@]}")
+    python3 - "$window" "$(awk '/Requests\/sec/ {print $2}' "$work/$name-$window.txt")" \
+      $((cpu_after - cpu_before)) $((c2_after - c2_before)) <<'EOF'
+import os, sys
+window, rate, cpu, c2 = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+per_request = 1e6 / os.sysconf("SC_CLK_TCK") / (rate * 10)
+print(f"  {10 * (window - 1):3d}-{10 * window:3d} s: {rate:9,.0f} req/s, nodes {cpu * per_request:6.1f} us CPU a request, "
+      f"of which C2 {c2 * per_request:5.1f} us")
+EOF
+  done
+  node_stop TERM "${nodes[@]}" > /dev/null
+  rm -rf "${work:?}/$name"
+done
