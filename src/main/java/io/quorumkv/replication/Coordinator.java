@@ -19,11 +19,11 @@ import java.util.function.Supplier;
 /**
  * Runs a client request against the key's replicas: the first {@code from} nodes of its
  * rendezvous order over the topology in force (during a change, writes go to the key's old and new
- * owners and need {@code ack} in each, see {@link Topology#writeSets}), called in parallel (this node directly, the others over HTTP). Writes are
- * versioned from this node's clock, carry {@code from} as their replica count (the key's
- * {@link HomeSet}), and are answered once {@code ack} replicas stored them as their freshest
- * record (replicas holding a newer one make the write go again above it); a replica that misses
- * one gets a hint. Reads answer by {@link ReadQuorumCollector}'s rule, then {@link ReadRepair}
+ * owners and need {@code ack} in each, see {@link Topology#writeSets}), called in parallel (the
+ * others over their batch streams first, then this node directly). Writes are versioned from this
+ * node's clock, carry {@code from} as their replica count (the key's {@link HomeSet}), and are
+ * answered once {@code ack} replicas stored them as their freshest record (replicas holding a newer
+ * one make the write go again above it); a replica that misses one gets a hint. Reads answer by {@link ReadQuorumCollector}'s rule, then {@link ReadRepair}
  * fixes stale replicas of the key's home set. A replica that membership sees down fails at once.
  */
 public final class Coordinator {
