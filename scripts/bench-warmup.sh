@@ -24,12 +24,13 @@ export KEYS VALUE=${VALUE:-100}
 require wrk
 use_work_dir
 
-# c2_ticks PID...: the CPU ticks the C2 compiler threads of the processes have used.
+# c2_ticks PID...: the CPU ticks the C2 compiler threads of the processes have used (the JVM starts
+# and ends compiler threads as its queue grows and shrinks, so one may be gone before it is read).
 c2_ticks() {
   local pid task
   for pid in "$@"; do
     for task in /proc/"$pid"/task/*; do
-      if grep -q '^C2 Compi' "$task/comm" 2> /dev/null; then awk '{print $14 + $15}' "$task/stat"; fi
+      if grep -q '^C2 Compi' "$task/comm" 2> /dev/null; then awk '{print $14 + $15}' "$task/stat" 2> /dev/null || true; fi
     done
   done | awk '{s += $1} END {print s + 0}'
 }
@@ -61,10 +62,15 @@ for variant in "$@"; do
   for node in "${nodes[@]}"; do pids+=("$(node_pid "$node")"); done
   for window in $(seq "$WINDOWS"); do
     c2_before=$(c2_ticks "${pids[@]}") cpu_before=$(cpu_ticks_of "${pids[@]}")
-    # New keys for PUT in every window, so that no window overwrites another's.
-    PREFIX="w$window" wrk -t2 -c64 -d10s -s scripts/wrk/"$OP".lua "$url" > "$work/$name-$window.txt"
+    # PUTs write new keys in every window, so that no window overwrites another's; GETs read the filled ones.
+    prefix=k
+    [ "$OP" = get ] || prefix="w$window"
+    PREFIX=$prefix wrk -t2 -c64 -d10s -s scripts/wrk/"$OP".lua "$url" > "$work/$name-$window.txt"
+    if grep -q Non-2xx "$work/$name-$window.txt"; then echo "  $(grep Non-2xx "$work/$name-$window.txt")" >&2; fi
     c2_after=$(c2_ticks "${pids[@]}") cpu_after=$(cpu_ticks_of "${pids[@]}")
-    python3 - "$window" "$(awk '/Requests\/sec/ {print $2}' "$work/$name-$window.txt")" \
+    rate=$(awk '/Requests\/sec/ {print $2}' "$work/$name-$window.txt")
+    [ -n "$rate" ] || { echo "wrk measured nothing in window $window:" >&2; cat "$work/$name-$window.txt" >&2; exit 1; }
+    python3 - "$window" "$rate" \
       $((cpu_after - cpu_before)) $((c2_after - c2_before)) <<'EOF'
 import os, sys
 window, rate, cpu, c2 = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

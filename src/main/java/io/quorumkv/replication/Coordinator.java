@@ -23,8 +23,9 @@ import java.util.function.Supplier;
  * others over their batch streams first, then this node directly). Writes are versioned from this
  * node's clock, carry {@code from} as their replica count (the key's {@link HomeSet}), and are
  * answered once {@code ack} replicas stored them as their freshest record (replicas holding a newer
- * one make the write go again above it); a replica that misses one gets a hint. Reads answer by {@link ReadQuorumCollector}'s rule, then {@link ReadRepair}
- * fixes stale replicas of the key's home set. A replica that membership sees down fails at once.
+ * one make the write go again above it); a replica that misses one gets a hint. Reads answer by
+ * {@link ReadQuorumCollector}'s rule, then {@link ReadRepair} fixes stale replicas of the key's home
+ * set. A replica that membership sees down fails at once.
  */
 public final class Coordinator {
   private static final ReplicaFailure DOWN = new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down");
@@ -199,17 +200,17 @@ public final class Coordinator {
    * write starts, so they work while it runs instead of after.
    */
   private List<NodeUrl> selfLast(List<NodeUrl> nodes) {
-    int self = nodes.indexOf(this.self);
-    if (self < 0 || self == nodes.size() - 1) {
+    int selfAt = nodes.indexOf(self);
+    if (selfAt < 0 || selfAt == nodes.size() - 1) {
       return nodes;
     }
     List<NodeUrl> ordered = new ArrayList<>(nodes.size());
     for (NodeUrl node : nodes) {
-      if (!node.equals(this.self)) {
+      if (!node.equals(self)) {
         ordered.add(node);
       }
     }
-    ordered.add(this.self);
+    ordered.add(self);
     return ordered;
   }
 
