@@ -6,7 +6,7 @@
 #
 #   scripts/bench-warmup.sh single|cluster put|get VARIANT...    VARIANT: NAME=JAR[@JVM_OPTIONS]
 #   scripts/bench-warmup.sh cluster put default=target/quorumkv.jar \
-#     deep=target/quorumkv.jar@'-XX:MaxInlineLevel=15 -XX:InlineSmallCode=2500'
+#     less-inlining=target/quorumkv.jar@'-XX:MaxInlineLevel=9 -XX:InlineSmallCode=1000'
 #   KEYS=50000 WINDOWS=9 scripts/bench-warmup.sh ...
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,7 @@ shift 2
 case "$SHAPE" in single) KEYS=${KEYS:-300000} ;; cluster) KEYS=${KEYS:-50000} ;; *) echo "not single or cluster: $SHAPE" >&2; exit 2 ;; esac
 case "$OP" in put|get) ;; *) echo "not put or get: $OP" >&2; exit 2 ;; esac
 WINDOWS=${WINDOWS:-9}
+CONNECTIONS=64 DURATION=10 WRK_THREADS=2   # each window's wrk run (wrk_rate)
 export KEYS VALUE=${VALUE:-100}
 require wrk
 use_work_dir
@@ -65,10 +66,8 @@ for variant in "$@"; do
     # PUTs write new keys in every window, so that no window overwrites another's; GETs read the filled ones.
     prefix=k
     [ "$OP" = get ] || prefix="w$window"
-    PREFIX=$prefix wrk -t2 -c64 -d10s -s scripts/wrk/"$OP".lua "$url" > "$work/$name-$window.txt"
-    if grep -q Non-2xx "$work/$name-$window.txt"; then echo "  $(grep Non-2xx "$work/$name-$window.txt")" >&2; fi
+    rate=$(PREFIX=$prefix wrk_rate "$work/$name-$window.txt" "$url" "$OP")
     c2_after=$(c2_ticks "${pids[@]}") cpu_after=$(cpu_ticks_of "${pids[@]}")
-    rate=$(awk '/Requests\/sec/ {print $2}' "$work/$name-$window.txt")
     [ -n "$rate" ] || { echo "wrk measured nothing in window $window:" >&2; cat "$work/$name-$window.txt" >&2; exit 1; }
     python3 - "$window" "$rate" \
       $((cpu_after - cpu_before)) $((c2_after - c2_before)) <<'EOF'
