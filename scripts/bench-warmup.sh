@@ -44,10 +44,11 @@ cpu_ticks_of() {
 
 for variant in "$@"; do
   [[ $variant == *=* ]] || { echo "not NAME=JAR[@JVM_OPTIONS]: $variant" >&2; exit 2; }
-  name=${variant%%=*} spec=${variant#*=}
-  NODE_JAR=$(realpath "${spec%%@*}")
-  JVM_OPTIONS=()
-  [[ $spec == *@* ]] && read -ra JVM_OPTIONS <<< "${spec#*@}"
+  name=${variant%%=*}
+  IFS=@ read -r jar jvm <<< "${variant#*=}"
+  [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }
+  NODE_JAR=$(realpath "$jar")
+  read -ra JVM_OPTIONS <<< "$jvm"
   NODE_RUN_DIR="$work/$name"
   mkdir -p "$NODE_RUN_DIR"
   if [ "$SHAPE" = single ]; then
