@@ -5,6 +5,7 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.replication.ReplicaDirectory;
+import io.quorumkv.replication.StreamObserver;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.topology.TransferReceiver;
 import io.vertx.core.Future;
@@ -35,24 +36,26 @@ final class MaintenanceVerticle extends VerticleBase {
   private final AntiEntropy antiEntropy;
   private final TransferReceiver transfers;
   private final LiveNodes liveNodes;
+  private final StreamObserver streams;
   private final List<Task> tasks;
   private volatile boolean stopping;
 
   MaintenanceVerticle(NodeConfig config, StorageService storage, HintedHandoff hints, AntiEntropy antiEntropy,
-                      TransferReceiver transfers, LiveNodes liveNodes, List<Task> tasks) {
+                      TransferReceiver transfers, LiveNodes liveNodes, StreamObserver streams, List<Task> tasks) {
     this.config = config;
     this.storage = storage;
     this.hints = hints;
     this.antiEntropy = antiEntropy;
     this.transfers = transfers;
     this.liveNodes = liveNodes;
+    this.streams = streams;
     this.tasks = tasks;
   }
 
   @Override
   public Future<?> start() {
     // The replica clients of hint replay and anti-entropy are created here, so their connections live on this context.
-    ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, storage);
+    ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, storage, streams);
     antiEntropy.start(vertx, replicas);
     transfers.start();
     return hints.start(replicas).onSuccess(loaded -> {

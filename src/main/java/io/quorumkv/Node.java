@@ -347,7 +347,7 @@ public final class Node {
         .compose(id -> {
           storageDeployment = id;
           return vertx.deployVerticle(new MaintenanceVerticle(config, storage, hints, antiEntropy, transfers, liveNodes,
-              maintenanceTasks(wallClock)));
+              metrics, maintenanceTasks(wallClock)));
         })
         .compose(id -> {
           maintenanceDeployment = id;

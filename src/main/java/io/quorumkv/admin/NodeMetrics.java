@@ -40,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -62,6 +63,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Long> engineSnapshot = new ConcurrentHashMap<>();
   private final Map<String, Timer> storageTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
+  private final Map<NodeUrl, AtomicInteger> batchStreams = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
   private final Counter writesSuperseded;
   private final HttpRequestMetrics requests;
@@ -150,6 +152,25 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private void countReplicaCall(String outcome) {
     replicaOutcomes.computeIfAbsent(outcome, o -> Counter.builder("quorumkv_replica_calls").tag("outcome", o)
         .description("coordinator-to-replica calls by outcome").register(registry)).increment();
+  }
+
+  @Override
+  public void batchStreamOpened(NodeUrl peer) {
+    batchStreamsTo(peer).incrementAndGet();
+  }
+
+  @Override
+  public void batchStreamClosed(NodeUrl peer) {
+    batchStreamsTo(peer).decrementAndGet();
+  }
+
+  private AtomicInteger batchStreamsTo(NodeUrl peer) {
+    return batchStreams.computeIfAbsent(peer, p -> {
+      AtomicInteger open = new AtomicInteger();
+      Gauge.builder("quorumkv_batch_streams", open, AtomicInteger::get).tag("peer", p.toString())
+          .description("open batch streams (replica connections) to a peer").register(registry);
+      return open;
+    });
   }
 
   @Override

@@ -114,8 +114,9 @@ public final class HazelcastMembership implements LiveNodes {
   }
 
   @Override
-  public void onJoined(Consumer<NodeUrl> listener) {
+  public Runnable onJoined(Consumer<NodeUrl> listener) {
     joinListeners.add(listener);
+    return () -> joinListeners.remove(listener);
   }
 
   @Override

@@ -11,8 +11,13 @@ public interface LiveNodes {
 
   Set<NodeUrl> alive();
 
-  /** Calls the listener, on a membership thread that it must not block, when a node joins. */
-  default void onJoined(java.util.function.Consumer<NodeUrl> listener) {
+  /**
+   * Calls the listener, on a membership thread that it must not block, when a node joins;
+   * returns what stops that.
+   */
+  default Runnable onJoined(java.util.function.Consumer<NodeUrl> listener) {
+    return () -> {
+    };
   }
 
   /** A single node: only itself, always alive. */

@@ -33,7 +33,8 @@ public final class ApiRouter {
   /** The router of one HTTP verticle; call on its event loop (its replica clients stay there). */
   public static Router create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
-    ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, api.storage());
+    ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, api.storage(), api.replicationObserver());
+    replicas.connectAhead(api.liveNodes());
     ClusterTopology topology = api.topology();
     Coordinator coordinator = new Coordinator(api.clock(), topology::current, api.liveNodes(), replicas, config.url(),
         api.hints(), api.readRepair(), api.replicationObserver(), api.inFlightWrites(),

@@ -18,9 +18,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * One connection to a peer, upgraded from HTTP to a stream of {@link BatchFrames}: several
- * batches in flight on it, each answered by its id. It connects on first use and again after it
- * closed; a connection idle for {@link #IDLE_CLOSE_MS} is closed here, before the peer's own idle
- * timeout can close it under a batch. All its state lives on one context.
+ * batches in flight on it, each answered by its id. It connects when {@link #open} asks or on
+ * first use, and again after it closed; a connection idle for {@link #IDLE_CLOSE_MS} is closed
+ * here, before the peer's own idle timeout can close it under a batch. All its state lives on one
+ * context.
  */
 final class BatchStream {
   static final long IDLE_CLOSE_MS = 60_000;
@@ -39,6 +40,7 @@ final class BatchStream {
   private final int maxAnswerBytes;
   private final long upgradeTimeoutMs;
   private final Map<Long, Exchange> inFlight = new HashMap<>();
+  private final StreamObserver observer;
   private Future<NetSocket> connection;
   private long nextId;
   private long lastUsedNanos;
@@ -46,10 +48,12 @@ final class BatchStream {
   /**
    * @param maxValueBytes    the largest value a read may answer with (the peers' body limit)
    * @param upgradeTimeoutMs how long connecting and the upgrade may take before the next batch tries again
+   * @param observer         told when the connection opens and closes
    */
   BatchStream(ContextInternal context, HttpClient client, NodeUrl node, String secret, long maxValueBytes,
-              long upgradeTimeoutMs) {
+              long upgradeTimeoutMs, StreamObserver observer) {
     this.context = context;
+    this.observer = observer;
     this.upgradeTimeoutMs = upgradeTimeoutMs;
     this.client = client;
     this.node = node;
@@ -66,12 +70,26 @@ final class BatchStream {
    */
   Future<Buffer> exchange(Buffer operations, long timeoutMs) {
     Promise<Buffer> answer = context.promise();
-    if (context.isRunningOnContext()) {
-      start(operations, timeoutMs, answer);
-    } else {
-      context.runOnContext(ignored -> start(operations, timeoutMs, answer));
-    }
+    onContext(() -> start(operations, timeoutMs, answer));
     return answer.future();
+  }
+
+  /**
+   * Connects now, unless connected or connecting, so that the next batch need not wait for the
+   * connection and the upgrade. Completes on this stream's context, failed as {@link #exchange} would.
+   */
+  Future<Void> open() {
+    Promise<Void> opened = context.promise();
+    onContext(() -> connection().<Void>mapEmpty().onComplete(opened));
+    return opened.future();
+  }
+
+  private void onContext(Runnable task) {
+    if (context.isRunningOnContext()) {
+      task.run();
+    } else {
+      context.runOnContext(ignored -> task.run());
+    }
   }
 
   private void start(Buffer operations, long timeoutMs, Promise<Buffer> answer) {
@@ -133,6 +151,8 @@ final class BatchStream {
         return Future.failedFuture(new UpgradeRefusedException(response.statusCode()));
       }
       NetSocket socket = response.netSocket();
+      lastUsedNanos = System.nanoTime();
+      observer.batchStreamOpened(node);
       socket.handler(BatchFrames.reader(maxAnswerBytes, (id, answers) -> finish(id, answers, null),
           malformed -> socket.close()));
       long idleCheck = context.setPeriodic(IDLE_CLOSE_MS / 4, tick -> {
@@ -141,6 +161,7 @@ final class BatchStream {
         }
       });
       socket.closeHandler(closed -> {
+        observer.batchStreamClosed(node);
         context.owner().cancelTimer(idleCheck);
         retire(socket);
         inFlight.entrySet().stream().filter(entry -> entry.getValue().socket == socket).map(Map.Entry::getKey)

@@ -72,6 +72,24 @@ public final class RemoteReplica implements Replica {
         : Future.succeededFuture(answer.write()));
   }
 
+  /**
+   * Opens the batch stream now, so that the first batch need not wait for the connection; a node
+   * that refuses streams gets its batches as {@code POST}s, as {@link #send} would decide. Fails
+   * when the node cannot be reached.
+   */
+  Future<Void> connectAhead() {
+    if (System.nanoTime() - streamRetryAtNanos < 0) {
+      return Future.succeededFuture();
+    }
+    return stream.open().recover(failure -> {
+      if (failure instanceof BatchStream.UpgradeRefusedException) {
+        streamRetryAtNanos = System.nanoTime() + STREAM_RETRY_MS * 1_000_000;
+        return Future.succeededFuture();
+      }
+      return Future.failedFuture(failure);
+    });
+  }
+
   private Future<Answer> ask(Operation operation) {
     PromiseInternal<Answer> answer = ((ContextInternal) vertx.getOrCreateContext()).promise();
     synchronized (this) {

@@ -1,5 +1,6 @@
 package io.quorumkv.replication;
 
+import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
@@ -19,18 +20,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * node over HTTP. Replicas are made on first use, so nodes that join later have one too.
  */
 public final class ReplicaDirectory {
+  /** A node that joined membership may not serve HTTP yet: it is tried this many times, at growing intervals. */
+  static final int CONNECT_AHEAD_ATTEMPTS = 30;
+  static final long CONNECT_AHEAD_FIRST_RETRY_MS = 250;
+  static final long CONNECT_AHEAD_MAX_RETRY_MS = 5_000;
+
   private final Vertx vertx;
   private final NodeConfig config;
   private final ContextInternal context;
   private final HttpClient httpClient;
   private final WebClient client;
   private final Replica local;
-  private final Map<NodeUrl, Replica> remote = new ConcurrentHashMap<>();
+  private final StreamObserver streams;
+  private final Map<NodeUrl, RemoteReplica> remote = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   /** Call from the event loop that will use the replicas: the connections to the peers stay on it. */
-  public ReplicaDirectory(Vertx vertx, NodeConfig config, StorageService storage) {
+  public ReplicaDirectory(Vertx vertx, NodeConfig config, StorageService storage, StreamObserver streams) {
     this.vertx = vertx;
     this.config = config;
+    this.streams = streams;
     this.local = new LocalReplica(storage);
     this.context = (ContextInternal) vertx.getOrCreateContext();
     WebClientOptions options = PeerClientOptions.from(config.url(), config.replicaTimeoutMs());
@@ -40,12 +49,42 @@ public final class ReplicaDirectory {
   }
 
   public Replica get(NodeUrl node) {
-    if (node.equals(config.url())) {
-      return local;
-    }
+    return node.equals(config.url()) ? local : remote(node);
+  }
+
+  private RemoteReplica remote(NodeUrl node) {
     return remote.computeIfAbsent(node, other -> new RemoteReplica(vertx, other, client,
         new BatchStream(context, httpClient, other, config.clusterSecret(), config.maxBodyBytes(),
-            config.replicaTimeoutMs()),
+            config.replicaTimeoutMs(), streams),
         config.replicaTimeoutMs(), config.clusterSecret()));
+  }
+
+  /**
+   * Opens a batch stream to every other node membership sees alive, now and whenever one joins,
+   * so that no request waits for a connection and its upgrade. A node joins membership before
+   * it serves HTTP, so one that cannot be reached yet is tried again while it stays alive, up to
+   * {@link #CONNECT_AHEAD_ATTEMPTS} times. Stops when the verticle that made this directory is
+   * undeployed. Call on that verticle's event loop.
+   */
+  public void connectAhead(LiveNodes liveNodes) {
+    Runnable unsubscribe = liveNodes.onJoined(joined -> context.runOnContext(v -> connectAhead(joined, liveNodes, 0)));
+    context.addCloseHook(completion -> {
+      closed = true;
+      unsubscribe.run();
+      completion.succeed();
+    });
+    liveNodes.alive().forEach(node -> connectAhead(node, liveNodes, 0));
+  }
+
+  private void connectAhead(NodeUrl node, LiveNodes liveNodes, int attempt) {
+    if (closed || node.equals(config.url()) || !liveNodes.isAlive(node)) {
+      return;
+    }
+    remote(node).connectAhead().onFailure(unreachable -> {
+      if (attempt + 1 < CONNECT_AHEAD_ATTEMPTS && !closed) {
+        long delayMs = Math.min(CONNECT_AHEAD_FIRST_RETRY_MS << Math.min(attempt, 10), CONNECT_AHEAD_MAX_RETRY_MS);
+        context.setTimer(delayMs, retry -> connectAhead(node, liveNodes, attempt + 1));
+      }
+    });
   }
 }

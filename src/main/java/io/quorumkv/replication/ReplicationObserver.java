@@ -1,7 +1,7 @@
 package io.quorumkv.replication;
 
-/** Watches the coordinator's fan-out, for metrics. */
-public interface ReplicationObserver {
+/** Watches the coordinator's fan-out and its batch streams, for metrics. */
+public interface ReplicationObserver extends StreamObserver {
   /** One replica call succeeded. */
   void replicaCallSucceeded();
 

@@ -31,6 +31,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,7 +64,8 @@ class RemoteReplicaTest {
     CompletableFuture<RemoteReplica> made = new CompletableFuture<>();
     // As ReplicaDirectory does: made on the event loop that uses it.
     vertx.runOnContext(ignored -> made.complete(new RemoteReplica(vertx, node, WebClient.wrap(http),
-        new BatchStream((ContextInternal) vertx.getOrCreateContext(), http, node, null, 1 << 20, upgradeTimeoutMs),
+        new BatchStream((ContextInternal) vertx.getOrCreateContext(), http, node, null, 1 << 20, upgradeTimeoutMs,
+            StreamObserver.NONE),
         timeoutMs, null)));
     replica = made.get(10, TimeUnit.SECONDS);
   }
@@ -118,6 +120,32 @@ class RemoteReplicaTest {
     }
     assertEquals(List.of(1, 1, 1), peer.batchSizes(), "batches the peer received");
     assertEquals(transport.carrier(), peer.carriers(), "how the batches came");
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Transport.class, names = {"STREAM", "POST_ONLY"})
+  void connectingAheadOpensTheStreamOnceOrLearnsThePeerServesNone(Transport transport) throws Exception {
+    startPeer(transport);
+    peer.release();
+    connectAhead();
+    connectAhead();
+    assertEquals(1, peer.upgradeRequests(), "upgrades asked for by two connections ahead");
+
+    assertAllStored(write(0, 1));
+    assertEquals(1, peer.upgradeRequests(), "upgrades asked for once the first batch went too");
+    assertEquals(transport.carrier(), peer.carriers(), "how the batch came");
+  }
+
+  private void connectAhead() throws Exception {
+    CompletableFuture<Void> connected = new CompletableFuture<>();
+    vertx.runOnContext(ignored -> replica.connectAhead().onComplete(done -> {
+      if (done.succeeded()) {
+        connected.complete(null);
+      } else {
+        connected.completeExceptionally(done.cause());
+      }
+    }));
+    connected.get(10, TimeUnit.SECONDS);
   }
 
   @Test
@@ -210,6 +238,7 @@ class RemoteReplicaTest {
     private final List<Runnable> held = new ArrayList<>();
     private boolean released;
     private int upgradesLeftUnanswered;
+    private final AtomicInteger upgradeRequests = new AtomicInteger();
 
     HeldPeer(Transport transport) {
       this.transport = transport;
@@ -217,6 +246,7 @@ class RemoteReplicaTest {
 
     void handle(HttpServerRequest request) {
       if (request.path().equals(InternalProtocol.STREAM_PATH)) {
+        upgradeRequests.incrementAndGet();
         if (transport == Transport.POST_ONLY) {
           request.response().setStatusCode(404).end();
           return;
@@ -267,6 +297,11 @@ class RemoteReplicaTest {
 
     int upgrades() {
       return streams.size();
+    }
+
+    /** Requests for a stream, answered 101 or not. */
+    int upgradeRequests() {
+      return upgradeRequests.get();
     }
 
     List<String> carriers() {
