@@ -19,12 +19,13 @@ import java.util.concurrent.TimeoutException;
 /**
  * One connection to a peer, upgraded from HTTP to a stream of {@link BatchFrames}: several
  * batches in flight on it, each answered by its id. It connects when {@link #open} asks or on
- * first use, and again after it closed; a connection idle for {@link #IDLE_CLOSE_MS} is closed
- * here, before the peer's own idle timeout can close it under a batch. All its state lives on one
- * context.
+ * first use, and again after it closed. A stream idle for its keep-alive interval sends an empty
+ * batch, so that neither side's idle timeout closes it and the next request finds it open. All its
+ * state lives on one context.
  */
 final class BatchStream {
-  static final long IDLE_CLOSE_MS = 60_000;
+  /** Well under the HTTP server's default idle timeout (120 s), which also applies to upgraded connections. */
+  static final long KEEP_ALIVE_MS = 30_000;
 
   /** The peer answered the upgrade with another status than 101: it does not serve batch streams. */
   static final class UpgradeRefusedException extends RuntimeException {
@@ -39,6 +40,7 @@ final class BatchStream {
   private final String secret;
   private final int maxAnswerBytes;
   private final long upgradeTimeoutMs;
+  private final long keepAliveMs;
   private final Map<Long, Exchange> inFlight = new HashMap<>();
   private final StreamObserver observer;
   private Future<NetSocket> connection;
@@ -48,11 +50,13 @@ final class BatchStream {
   /**
    * @param maxValueBytes    the largest value a read may answer with (the peers' body limit)
    * @param upgradeTimeoutMs how long connecting and the upgrade may take before the next batch tries again
+   * @param keepAliveMs      how long the stream may stay idle before it sends an empty batch
    * @param observer         told when the connection opens and closes
    */
   BatchStream(ContextInternal context, HttpClient client, NodeUrl node, String secret, long maxValueBytes,
-              long upgradeTimeoutMs, StreamObserver observer) {
+              long upgradeTimeoutMs, long keepAliveMs, StreamObserver observer) {
     this.context = context;
+    this.keepAliveMs = keepAliveMs;
     this.observer = observer;
     this.upgradeTimeoutMs = upgradeTimeoutMs;
     this.client = client;
@@ -155,9 +159,10 @@ final class BatchStream {
       observer.batchStreamOpened(node);
       socket.handler(BatchFrames.reader(maxAnswerBytes, (id, answers) -> finish(id, answers, null),
           malformed -> socket.close()));
-      long idleCheck = context.setPeriodic(IDLE_CLOSE_MS / 4, tick -> {
-        if (inFlight.isEmpty() && System.nanoTime() - lastUsedNanos > IDLE_CLOSE_MS * 1_000_000) {
-          retire(socket);
+      // A lost answer needs no handling: the batch's timer forgets it, and a dead connection closes on its own.
+      long idleCheck = context.setPeriodic(Math.max(1, keepAliveMs / 2), tick -> {
+        if (inFlight.isEmpty() && System.nanoTime() - lastUsedNanos > keepAliveMs * 1_000_000) {
+          start(Buffer.buffer(), upgradeTimeoutMs, context.promise());
         }
       });
       socket.closeHandler(closed -> {

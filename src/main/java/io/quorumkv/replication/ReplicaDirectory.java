@@ -55,7 +55,7 @@ public final class ReplicaDirectory {
   private RemoteReplica remote(NodeUrl node) {
     return remote.computeIfAbsent(node, other -> new RemoteReplica(vertx, other, client,
         new BatchStream(context, httpClient, other, config.clusterSecret(), config.maxBodyBytes(),
-            config.replicaTimeoutMs(), streams),
+            config.replicaTimeoutMs(), BatchStream.KEEP_ALIVE_MS, streams),
         config.replicaTimeoutMs(), config.clusterSecret()));
   }
 

@@ -9,6 +9,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -55,8 +56,13 @@ class RemoteReplicaTest {
   }
 
   private void startPeer(Transport transport, long timeoutMs, long upgradeTimeoutMs) throws Exception {
+    startPeer(transport, timeoutMs, upgradeTimeoutMs, BatchStream.KEEP_ALIVE_MS, new HttpServerOptions());
+  }
+
+  private void startPeer(Transport transport, long timeoutMs, long upgradeTimeoutMs, long keepAliveMs,
+                         HttpServerOptions serverOptions) throws Exception {
     peer = new HeldPeer(transport);
-    HttpServer server = vertx.createHttpServer().requestHandler(peer::handle).listen(0, "127.0.0.1")
+    HttpServer server = vertx.createHttpServer(serverOptions).requestHandler(peer::handle).listen(0, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     HttpClient http = vertx.createHttpClient(new HttpClientOptions(),
         new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
@@ -65,7 +71,7 @@ class RemoteReplicaTest {
     // As ReplicaDirectory does: made on the event loop that uses it.
     vertx.runOnContext(ignored -> made.complete(new RemoteReplica(vertx, node, WebClient.wrap(http),
         new BatchStream((ContextInternal) vertx.getOrCreateContext(), http, node, null, 1 << 20, upgradeTimeoutMs,
-            StreamObserver.NONE),
+            keepAliveMs, StreamObserver.NONE),
         timeoutMs, null)));
     replica = made.get(10, TimeUnit.SECONDS);
   }
@@ -134,6 +140,21 @@ class RemoteReplicaTest {
     assertAllStored(write(0, 1));
     assertEquals(1, peer.upgradeRequests(), "upgrades asked for once the first batch went too");
     assertEquals(transport.carrier(), peer.carriers(), "how the batch came");
+  }
+
+  @Test
+  void anIdleStreamOutlivesThePeersIdleTimeout() throws Exception {
+    long peerIdleTimeoutMs = 600;
+    startPeer(Transport.STREAM, TIMEOUT_MS, TIMEOUT_MS, peerIdleTimeoutMs / 3,
+        new HttpServerOptions().setIdleTimeout((int) peerIdleTimeoutMs).setIdleTimeoutUnit(TimeUnit.MILLISECONDS));
+    peer.release();
+    connectAhead();
+    Await.until("empty batches keep the stream busy for five of the peer's idle timeouts", WAIT,
+        () -> peer.batchSizes().stream().filter(size -> size == 0).count() >= 15);
+
+    assertAllStored(write(0, 1));
+    assertEquals(1, peer.upgradeRequests(), "upgrades asked for: the stream opened ahead was never closed");
+    assertEquals(1, peer.batchSizes().stream().filter(size -> size > 0).count(), "batches of writes");
   }
 
   private void connectAhead() throws Exception {
