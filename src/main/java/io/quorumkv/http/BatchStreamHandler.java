@@ -10,6 +10,7 @@ import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The replica side of a batch stream ({@link InternalProtocol#STREAM_PATH}): upgrades the
@@ -36,11 +37,15 @@ final class BatchStreamHandler {
   }
 
   private void serve(NetSocket socket) {
-    socket.handler(BatchFrames.reader(maxFrameBytes, (id, operations) -> answer(socket, id, operations),
+    Stream stream = new Stream(socket);
+    socket.handler(BatchFrames.reader(maxFrameBytes, (id, operations) -> answer(stream, id, operations),
         malformed -> socket.close()));
+    // Coordinators keep their streams open, so a stopping node would otherwise wait out its whole shutdown timeout.
+    socket.shutdownHandler(stopping -> stream.closeWhenAnswered());
   }
 
-  private void answer(NetSocket socket, long id, Buffer encoded) {
+  private void answer(Stream stream, long id, Buffer encoded) {
+    NetSocket socket = stream.socket;
     List<Operation> operations;
     try {
       operations = RecordBatchCodec.decodeOperations(encoded, InternalProtocol.MAX_BATCH_OPERATIONS);
@@ -48,12 +53,38 @@ final class BatchStreamHandler {
       socket.close();
       return;
     }
+    stream.answering.incrementAndGet();
     batches.answersTo(operations).onSuccess(answers -> {
       socket.write(BatchFrames.frame(id, answers));
       if (socket.writeQueueFull()) {
         socket.pause();
         socket.drainHandler(drained -> socket.resume());
       }
+      stream.answered();
     });
+  }
+
+  /** One stream, and how many of its batches are being answered; once the node stops, it closes when none is. */
+  private static final class Stream {
+    private final NetSocket socket;
+    private final AtomicInteger answering = new AtomicInteger();
+    private volatile boolean closing;
+
+    Stream(NetSocket socket) {
+      this.socket = socket;
+    }
+
+    void answered() {
+      if (answering.decrementAndGet() == 0 && closing) {
+        socket.close();
+      }
+    }
+
+    void closeWhenAnswered() {
+      closing = true;
+      if (answering.get() == 0) {
+        socket.close();
+      }
+    }
   }
 }

@@ -17,14 +17,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Nodes open their batch streams to each other when they start and when a peer joins, before any
- * request needs one, so that no request waits for a connection and its upgrade (on a cold JVM
- * that took over a second here). Read from each node's {@code quorumkv_batch_streams} gauge.
+ * request needs one, so that no request waits for a connection and its upgrade (on a loaded
+ * machine that took over a second). Read from each node's {@code quorumkv_batch_streams} gauge.
+ * A stopping node closes the streams its peers keep open to it instead of waiting out its
+ * shutdown timeout for them.
  */
 class ConnectAheadTest {
   private static final Duration OPENED = Duration.ofSeconds(30);
+  private static final long SHUTDOWN_TIMEOUT_MS = 30_000;
   private static final Pattern STREAMS = Pattern.compile("^quorumkv_batch_streams\\{peer=\"([^\"]+)\"[^}]*} (\\S+)$",
       Pattern.MULTILINE);
 
@@ -41,13 +45,17 @@ class ConnectAheadTest {
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
-  void streamsOpenBeforeAnyRequestAndAgainWhenAPeerRejoins() throws Exception {
-    cluster = ProcessCluster.start(3, dir, new JsonObject());
+  void streamsOpenBeforeAnyRequestCloseWhenAPeerStopsAndReopenWhenItRejoins() throws Exception {
+    cluster = ProcessCluster.start(3, dir, new JsonObject().put("shutdownTimeoutMs", SHUTDOWN_TIMEOUT_MS));
     cluster.awaitAllSeeAll();
     awaitStreamsBetweenAll("the nodes start, before any request");
 
     int restarted = 1;
+    long stopStart = System.nanoTime();
     cluster.stop(restarted);
+    long stopMs = (System.nanoTime() - stopStart) / 1_000_000;
+    assertTrue(stopMs < SHUTDOWN_TIMEOUT_MS / 2, "a node with its peers' idle streams open took " + stopMs
+        + " ms to stop (shutdownTimeoutMs " + SHUTDOWN_TIMEOUT_MS + ")");
     for (int node : new int[] {0, 2}) {
       Await.until("node " + node + " closes its streams to the stopped node", OPENED,
           () -> streams(node, cluster.url(restarted)) == 0);
