@@ -142,9 +142,7 @@ class StallTest {
 
     assertTrue(worstTimeout <= REPLICA_TIMEOUT_MS + SLACK_MS, "a 504 took " + worstTimeout + " ms");
     assertTrue(p99During < 1_000_000_000L, "p99 of requests that do not need the frozen node: " + p99During / 1e6 + " ms");
-    for (int i = 0; i < cluster.size(); i++) {
-      assertFalse(cluster.log(i).contains("has been blocked for"), "node " + i + " logged a blocked thread:\n" + cluster.log(i));
-    }
+    assertNoBlockedThreadOnALiveNode();
   }
 
   @Test
@@ -195,8 +193,20 @@ class StallTest {
     System.out.printf("StallTest: frozen node declared down after %d ms (maxNoHeartbeatSeconds %d); after SIGCONT"
             + " every node sees every node alive in %d ms, and its %d missed writes reached it in %d ms%n",
         declaredDownMs, maxNoHeartbeatSeconds, rejoinedMs, missed.size(), caughtUpMs);
+    assertNoBlockedThreadOnALiveNode();
+  }
+
+  /**
+   * No event loop of the nodes that kept running was blocked waiting for the frozen one. The frozen
+   * node is left out: its own blocked-thread checker, resumed with it, reports any task that was
+   * running at SIGSTOP as blocked for the whole freeze, which says nothing of its code.
+   */
+  private void assertNoBlockedThreadOnALiveNode() {
     for (int i = 0; i < cluster.size(); i++) {
-      assertFalse(cluster.log(i).contains("has been blocked for"), "node " + i + " logged a blocked thread:\n" + cluster.log(i));
+      if (i != STALLED) {
+        assertFalse(cluster.log(i).contains("has been blocked for"), "node " + i + " logged a blocked thread:\n"
+            + cluster.log(i));
+      }
     }
   }
 
