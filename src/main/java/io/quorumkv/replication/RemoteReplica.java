@@ -78,16 +78,25 @@ public final class RemoteReplica implements Replica {
    * when the node cannot be reached.
    */
   Future<Void> connectAhead() {
-    if (System.nanoTime() - streamRetryAtNanos < 0) {
+    if (refusedStreamLately()) {
       return Future.succeededFuture();
     }
     return stream.open().recover(failure -> {
       if (failure instanceof BatchStream.UpgradeRefusedException) {
-        streamRetryAtNanos = System.nanoTime() + STREAM_RETRY_MS * 1_000_000;
+        streamRefused();
         return Future.succeededFuture();
       }
       return Future.failedFuture(failure);
     });
+  }
+
+  /** The node answered an upgrade with another status than 101: batches go as POSTs until the retry. */
+  private void streamRefused() {
+    streamRetryAtNanos = System.nanoTime() + STREAM_RETRY_MS * 1_000_000;
+  }
+
+  private boolean refusedStreamLately() {
+    return System.nanoTime() - streamRetryAtNanos < 0;
   }
 
   private Future<Answer> ask(Operation operation) {
@@ -146,13 +155,13 @@ public final class RemoteReplica implements Replica {
   }
 
   private void send(List<Waiting> batch) {
-    if (System.nanoTime() - streamRetryAtNanos < 0) {
+    if (refusedStreamLately()) {
       post(batch);
       return;
     }
     stream.exchange(encode(batch), remainingMs(batch)).onComplete(done -> {
       if (done.failed() && done.cause() instanceof BatchStream.UpgradeRefusedException) {
-        streamRetryAtNanos = System.nanoTime() + STREAM_RETRY_MS * 1_000_000;
+        streamRefused();
         post(batch);
         return;
       }
