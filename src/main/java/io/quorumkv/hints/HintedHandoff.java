@@ -1,6 +1,7 @@
 package io.quorumkv.hints;
 
 import io.quorumkv.cluster.LiveNodes;
+import io.quorumkv.cluster.RetryWhileAlive;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.MissedWrites;
 import io.quorumkv.replication.Replica;
@@ -99,11 +100,7 @@ public final class HintedHandoff implements MissedWrites {
    * replay is tried again every {@code retryDelayMs} up to {@code attempts} times.
    */
   public void replayToJoined(io.vertx.core.Vertx vertx, NodeUrl target, long retryDelayMs, int attempts) {
-    replay(target).onFailure(e -> {
-      if (attempts > 1 && liveNodes.isAlive(target)) {
-        vertx.setTimer(retryDelayMs, t -> replayToJoined(vertx, target, retryDelayMs, attempts - 1));
-      }
-    });
+    RetryWhileAlive.run(vertx, liveNodes, target, attempts, attempt -> retryDelayMs, () -> replay(target));
   }
 
   /** Delivers the target's hints until none is left or one fails; a replay already running is not doubled. */

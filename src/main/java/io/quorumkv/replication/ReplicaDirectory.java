@@ -2,9 +2,11 @@ package io.quorumkv.replication;
 
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.PeerClientOptions;
+import io.quorumkv.cluster.RetryWhileAlive;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.StorageService;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.PoolOptions;
@@ -67,24 +69,21 @@ public final class ReplicaDirectory {
    * undeployed. Call on that verticle's event loop.
    */
   public void connectAhead(LiveNodes liveNodes) {
-    Runnable unsubscribe = liveNodes.onJoined(joined -> context.runOnContext(v -> connectAhead(joined, liveNodes, 0)));
+    Runnable unsubscribe = liveNodes.onJoined(joined -> context.runOnContext(v -> connectAhead(joined, liveNodes)));
     context.addCloseHook(completion -> {
       closed = true;
       unsubscribe.run();
       completion.succeed();
     });
-    liveNodes.alive().forEach(node -> connectAhead(node, liveNodes, 0));
+    liveNodes.alive().forEach(node -> connectAhead(node, liveNodes));
   }
 
-  private void connectAhead(NodeUrl node, LiveNodes liveNodes, int attempt) {
-    if (closed || node.equals(config.url()) || !liveNodes.isAlive(node)) {
+  private void connectAhead(NodeUrl node, LiveNodes liveNodes) {
+    if (node.equals(config.url())) {
       return;
     }
-    remote(node).connectAhead().onFailure(unreachable -> {
-      if (attempt + 1 < CONNECT_AHEAD_ATTEMPTS && !closed) {
-        long delayMs = Math.min(CONNECT_AHEAD_FIRST_RETRY_MS << Math.min(attempt, 10), CONNECT_AHEAD_MAX_RETRY_MS);
-        context.setTimer(delayMs, retry -> connectAhead(node, liveNodes, attempt + 1));
-      }
-    });
+    RetryWhileAlive.run(vertx, liveNodes, node, CONNECT_AHEAD_ATTEMPTS,
+        attempt -> Math.min(CONNECT_AHEAD_FIRST_RETRY_MS << Math.min(attempt, 10), CONNECT_AHEAD_MAX_RETRY_MS),
+        () -> closed || !liveNodes.isAlive(node) ? Future.succeededFuture() : remote(node).connectAhead());
   }
 }
