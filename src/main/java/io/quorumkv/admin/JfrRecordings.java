@@ -149,6 +149,11 @@ public final class JfrRecordings {
         }
         throw e;
       }
+      // A recording that stops during the dump (its duration ran out) can leave it empty without an error.
+      if (Files.size(dump) == 0) {
+        Files.deleteIfExists(dump);
+        throw new IllegalStateException("recording '" + name + "' stopped meanwhile; ask again");
+      }
       return new Export(dump, name + ".snapshot.jfr");
     }
     if (state != RecordingState.CLOSED) { // JFR closes a recording once it has written its file
@@ -158,6 +163,9 @@ public final class JfrRecordings {
     Path copy = Files.createTempFile(dir, name + ".", ".jfr");
     try {
       Files.copy(fileOf(recording), copy, StandardCopyOption.REPLACE_EXISTING);
+      if (Files.size(copy) == 0) { // a recording closed before JFR wrote any of it
+        throw new NoSuchFileException(copy.toString());
+      }
     } catch (NoSuchFileException e) {
       Files.deleteIfExists(copy);
       throw new IllegalStateException("recording '" + name + "' was replaced by a newer one, or has no file");
