@@ -25,7 +25,7 @@ public final class Main {
 
   public static void main(String[] args) {
     if (args.length > 0 && args[0].equals("bench")) {
-      System.exit(io.quorumkv.bench.LoadTool.run(java.util.List.of(args).subList(1, args.length), System.out, System.err));
+      System.exit(io.quorumkv.bench.LoadTool.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));
     }
     System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
     HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);

@@ -50,10 +50,11 @@ final class LoadGenerator {
 
   /**
    * The outcome of a run. {@code unsent}: requests due before the end that were never sent;
-   * {@code toolStalledShare}: the share of the window this tool's busiest event loop was held up.
+   * {@code toolStalledShare}: the share of the window this tool's busiest event loop was held up;
+   * {@code toolCpu}: what this tool's JVM used of the machine during the window.
    */
   record Result(Histogram latencyMicros, long requests, long non2xx, long errors, long unsent, long elapsedNanos,
-                double toolStalledShare) {
+                double toolStalledShare, ToolCpu toolCpu) {
     /** Held up for more than this share of the window, the tool could not have kept a schedule. */
     static final double TOOL_BEHIND_SHARE = 0.20;
     /** Held up for more than this share, the tool's stalls may show in the tail latencies. */
@@ -61,6 +62,11 @@ final class LoadGenerator {
 
     double requestsPerSecond() {
       return requests / (elapsedNanos / 1e9);
+    }
+
+    /** Cores this tool kept busy on average during the window. */
+    double toolCores() {
+      return (double) toolCpu.cpuNanos() / elapsedNanos;
     }
 
     boolean toolBehind() {
@@ -106,6 +112,7 @@ final class LoadGenerator {
     }
     Histogram total = new Histogram(MAX_LATENCY_MICROS, 3);
     LoopStallMeter stalls = new LoopStallMeter(vertx);
+    ToolCpu cpuAtStart = ToolCpu.now();
     long startNanos = System.nanoTime();
     stalls.start();
     long[] lastSecond = {startNanos};
@@ -114,6 +121,7 @@ final class LoadGenerator {
         .map(finished -> {
           long elapsed = Math.max(1, System.nanoTime() - startNanos);
           double stalled = stalls.stop(elapsed);
+          ToolCpu cpu = ToolCpu.now().since(cpuAtStart);
           synchronized (total) {
             Histogram last = recorder.getIntervalHistogram();
             total.add(last);
@@ -122,7 +130,7 @@ final class LoadGenerator {
             }
           }
           progress.println();
-          return new Result(total, completed.sum(), non2xx.sum(), errors.sum(), unsent.sum(), elapsed, stalled);
+          return new Result(total, completed.sum(), non2xx.sum(), errors.sum(), unsent.sum(), elapsed, stalled, cpu);
         });
   }
 

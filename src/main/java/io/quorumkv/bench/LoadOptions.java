@@ -10,11 +10,11 @@ import java.util.List;
 /**
  * The load tool's options: {@code bench --url URL --rate N [--connections C] [--duration 30s]
  * [--workload get|put|delete|mixed|range] [--keys K] [--value-size B] [--ack A --from F]
- * [--put-share 0.1] [--range-keys 10] [--out DIR]}.
+ * [--put-share 0.1] [--placement any|owner|other] [--out DIR] [--tool-jit c1|c2]}.
  */
 public record LoadOptions(URI url, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
                           int keys, int valueSize, Integer ack, Integer from, double putShare, Placement placement,
-                          Path out) {
+                          Path out, ToolJit toolJit) {
 
   /** Which keys of the key space a run uses, by their first replica in the cluster's rendezvous order. */
   enum Placement {
@@ -52,6 +52,8 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         --put-share S      PUT share of the mixed workload (default 0.1)
         --placement P      any, owner (keys whose first replica is the --url node) or other (default any)
         --out DIR          also write DIR/latency.txt, DIR/latency.hlog and DIR/latency.png
+        --tool-jit J       this tool's JIT: c1 (quick compilations, less CPU taken from a server on the
+                           same machine) or c2 (faster once warm); default c1 with a rate, c2 with max
         --help             this text
       exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
       (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
@@ -71,6 +73,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
     double putShare = 0.1;
     Placement placement = Placement.ANY;
     Path out = null;
+    ToolJit toolJit = null;
     while (!rest.isEmpty()) {
       String option = rest.pop();
       if (rest.isEmpty()) {
@@ -91,6 +94,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         case "--put-share" -> putShare = share(value);
         case "--placement" -> placement = Placement.parse(value);
         case "--out" -> out = Path.of(value);
+        case "--tool-jit" -> toolJit = ToolJit.parse(value);
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
@@ -100,7 +104,11 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
     if (url.getHost() == null || url.getPort() < 0) {
       throw new IllegalArgumentException("--url must look like http://host:port");
     }
-    return new LoadOptions(url, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare, placement, out);
+    if (toolJit == null) {
+      toolJit = rate == SATURATE ? ToolJit.C2 : ToolJit.C1;
+    }
+    return new LoadOptions(url, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
+        placement, out, toolJit);
   }
 
   boolean saturate() {

@@ -29,7 +29,28 @@ public final class LoadTool {
     return result.errors() > 0 ? 1 : 0;
   }
 
-  /** Runs the tool; returns the process exit status. */
+  /**
+   * {@code bench ARGS} from the command line: a paced run asks for C1 only ({@link ToolJit}), so a
+   * JVM with C2 hands the run to one without; returns the process exit status.
+   */
+  public static int runFromCommandLine(List<String> args) {
+    try {
+      if (LoadOptions.parse(args).toolJit() == ToolJit.C1 && ToolJit.ofThisJvm() == ToolJit.C2) {
+        return ToolJit.relaunchWithC1Only(args);
+      }
+    } catch (IllegalArgumentException e) {
+      // run() reports bad options (and answers --help)
+    } catch (IOException e) {
+      System.err.println("bench: cannot start a JVM with " + ToolJit.C1_ONLY + " (" + e.getMessage()
+          + "); running with C2, or pass --tool-jit c2");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
+    return run(args, System.out, System.err);
+  }
+
+  /** Runs the tool in this JVM; returns the process exit status. */
   public static int run(List<String> args, PrintStream out, PrintStream progress) {
     if (args.contains("--help") || args.contains("-h")) {
       out.println(LoadOptions.USAGE);

@@ -18,6 +18,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -71,6 +72,45 @@ class LoadToolTest {
     BufferedImage chart = ImageIO.read(out.resolve("latency.png").toFile());
     assertNotNull(chart, "latency.png is a PNG");
     assertEquals(900, chart.getWidth());
+  }
+
+  /**
+   * From the command line a paced run goes to a JVM with C1 only, a saturation run stays with C2,
+   * as --tool-jit overrides; each report names the compilers of the JVM that measured.
+   */
+  @Test
+  void aPacedRunFromTheCommandLineMeasuresWithC1Only(@TempDir Path dir) throws Exception {
+    String url = "http://127.0.0.1:" + node.port();
+    List<String> paced = List.of("--url", url, "--rate", "200", "--connections", "2", "--duration", "1s",
+        "--warmup", "1s", "--workload", "status");
+    assertEquals("C1 only", jitOfCommandLineRun(dir.resolve("paced"), paced));
+    assertEquals("C1 and C2", jitOfCommandLineRun(dir.resolve("paced-c2"), concat(paced, "--tool-jit", "c2")));
+    assertEquals("C1 and C2", jitOfCommandLineRun(dir.resolve("max"), List.of("--url", url, "--rate", "max",
+        "--connections", "2", "--duration", "1s", "--warmup", "1s", "--workload", "status")));
+  }
+
+  /** Runs {@code Main bench args} in a JVM of its own (with C2, as {@code java -jar} starts); the report's JIT. */
+  private static String jitOfCommandLineRun(Path out, List<String> args) throws Exception {
+    Files.createDirectories(out);
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m", "-cp",
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")), "io.quorumkv.Main",
+        "bench"));
+    command.addAll(args);
+    Process tool = new ProcessBuilder(command).redirectOutput(out.resolve("stdout").toFile())
+        .redirectError(out.resolve("stderr").toFile()).start();
+    assertTrue(tool.waitFor(60, TimeUnit.SECONDS), "the tool finished");
+    String report = Files.readString(out.resolve("stdout"));
+    // 3: a cold JVM may be held up through a 1 s window, which the report then says; it still ran.
+    assertTrue(tool.exitValue() == 0 || tool.exitValue() == 3,
+        "exit " + tool.exitValue() + ": " + report + Files.readString(out.resolve("stderr")));
+    return match(report, "This tool \\(JIT: ([^)]+)\\) used [\\d.]+ cores");
+  }
+
+  private static List<String> concat(List<String> first, String... more) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(List.of(more));
+    return all;
   }
 
   @Test
