@@ -73,12 +73,14 @@ say "Nodes: -Xms$HEAP -Xmx$HEAP $NODE_OPTS $NODE_CONF; jar ${JAR:-built from the
 echo "outputs in $OUT"
 
 # bench NAME URL ARGS...: one load-tool run (started through the tool_prefix command, if any);
-# its output goes to OUT/NAME.txt.
+# its output goes to OUT/NAME.txt. Both JIT compilers, as the figures in docs/performance.md
+# were measured (TOOL_JIT=c1 for the tool's paced default).
 tool_prefix=()
 bench() {
   local name=$1 url=$2
   shift 2
-  "${tool_prefix[@]}" java -jar "$NODE_JAR" bench --url "$url" --duration "${DURATION}s" --warmup "${WARMUP}s" "$@" \
+  "${tool_prefix[@]}" java -jar "$NODE_JAR" bench --url "$url" --duration "${DURATION}s" --warmup "${WARMUP}s" \
+    --tool-jit "${TOOL_JIT:-c2}" "$@" \
     > "$OUT/$name.txt" 2> /dev/null || echo "  $name: the load tool reported errors, see $OUT/$name.txt" >&2
   if grep -q "Non-2xx" "$OUT/$name.txt"; then echo "  $name: $(grep Non-2xx "$OUT/$name.txt")" >&2; fi
 }

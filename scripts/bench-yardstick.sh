@@ -79,11 +79,13 @@ if stage single; then
     -t "$(limit_target)"
 fi
 
-# load NAME URL ARGS...: one load-tool run into $work/latency/NAME.txt.
+# load NAME URL ARGS...: one load-tool run into $work/latency/NAME.txt; with both JIT compilers,
+# as the tails in docs/performance.md were measured (TOOL_JIT=c1 for the tool's paced default).
 load() {
   local name=$1 url=$2
   shift 2
-  java -jar "$NODE_JAR" bench --url "$url" --keys "$PREFILL" "$@" > "$work/latency/$name.txt" 2> /dev/null || true
+  java -jar "$NODE_JAR" bench --url "$url" --keys "$PREFILL" --tool-jit "${TOOL_JIT:-c2}" "$@" \
+    > "$work/latency/$name.txt" 2> /dev/null || true
 }
 rate_of() { awk '/^Requests\/sec:/ { printf "%d", $2 }' "$1"; }
 

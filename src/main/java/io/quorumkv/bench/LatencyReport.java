@@ -53,7 +53,7 @@ final class LatencyReport {
       out.printf("  Due but not sent by the end: %d%n", result.unsent());
     }
     out.printf("  This tool's busiest event loop was held up %.1f%% of the time%n", 100 * result.toolStalledShare());
-    out.printf("  This tool (JIT: %s) used %.2f cores, its JIT compilers %.1f s of them%n",
+    out.printf("  This tool (JIT: %s) used %.2f cores; its JIT compilers ran %.1f s%n",
         ToolJit.ofThisJvm().describe(), result.toolCores(), result.toolCpu().compilingMillis() / 1000.0);
     if (result.errors() > 0) {
       out.printf("  Socket errors or timeouts: %d%n", result.errors());
