@@ -99,7 +99,10 @@ class LoadToolTest {
     command.addAll(args);
     Process tool = new ProcessBuilder(command).redirectOutput(out.resolve("stdout").toFile())
         .redirectError(out.resolve("stderr").toFile()).start();
-    assertTrue(tool.waitFor(60, TimeUnit.SECONDS), "the tool finished");
+    boolean finished = tool.waitFor(60, TimeUnit.SECONDS);
+    tool.descendants().forEach(ProcessHandle::destroyForcibly);
+    tool.destroyForcibly();
+    assertTrue(finished, "the tool finished");
     String report = Files.readString(out.resolve("stdout"));
     // 3: a cold JVM may be held up through a 1 s window, which the report then says; it still ran.
     assertTrue(tool.exitValue() == 0 || tool.exitValue() == 3,
