@@ -36,13 +36,7 @@ require python3
 use_work_dir
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
-names=() jars=() jvms=()
-for variant in "$@"; do
-  [[ $variant == *=* ]] || { echo "not NAME=JAR[@JVM_OPTIONS]: $variant" >&2; exit 2; }
-  IFS=@ read -r jar jvm <<< "${variant#*=}"
-  [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }
-  names+=("${variant%%=*}") jars+=("$(realpath "$jar")") jvms+=("$jvm")
-done
+parse_variants "NAME=JAR[@JVM_OPTIONS]" "$@"
 
 # cluster_ports I: the HTTP ports of variant I's cluster.
 cluster_ports() { local base=$((18200 + 10 * $1)); echo "$base $((base + 1)) $((base + 2))"; }
@@ -52,7 +46,7 @@ start_variant() {
   local i=$1 ports
   read -ra ports <<< "$(cluster_ports "$i")"
   NODE_JAR=${jars[i]}
-  read -ra JVM_OPTIONS <<< "${jvms[i]}"
+  read -ra JVM_OPTIONS <<< "${options[i]}"
   start_cluster "$work/${names[i]}" $((18800 + 10 * i)) "" "${ports[@]}" > /dev/null
 }
 

@@ -32,13 +32,7 @@ require wrk
 require python3
 use_work_dir
 export KEYS VALUE=100
-names=() jars=() confs=() jvms=()
-for variant in "$@"; do
-  [[ $variant == *=* ]] || { echo "not NAME=JAR[@JSON_KEYS[@JVM_OPTIONS]]: $variant" >&2; exit 2; }
-  IFS=@ read -r jar conf jvm <<< "${variant#*=}"
-  [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }
-  names+=("${variant%%=*}") jars+=("$(realpath "$jar")") confs+=("$conf") jvms+=("$jvm")
-done
+parse_variants "NAME=JAR[@JSON_KEYS[@JVM_OPTIONS]]" "$@"
 
 # The data every variant starts from, written through the first variant's build.
 NODE_JAR=${jars[0]}
@@ -48,12 +42,13 @@ node_stop TERM filler > /dev/null
 
 # measure I OP ROUND: one variant's run; appends "NAME OP ROUND req/s CPU-us c1-latency" to results.
 measure() {
-  local i=$1 op=$2 round=$3 name=${names[$1]} url="http://127.0.0.1:$PORT" pid t0 t1 rate c1
+  local i=$1 op=$2 round=$3 name=${names[$1]} url="http://127.0.0.1:$PORT" pid t0 t1 rate c1 conf jvm
   rm -rf "$work/data"
   cp -r "$work/filled" "$work/data"
   NODE_JAR=${jars[i]}
-  read -r -a JVM_OPTIONS <<< "${jvms[i]}"
-  start_single "$name" "$PORT" "$work/data" "${confs[i]}" > /dev/null
+  IFS=@ read -r conf jvm <<< "${options[i]}"
+  read -r -a JVM_OPTIONS <<< "$jvm"
+  start_single "$name" "$PORT" "$work/data" "$conf" > /dev/null
   pid=$(node_pid "$name")
   wrk -t2 -c64 -d"${WARMUP}s" -s scripts/wrk/"$op".lua "$url" > /dev/null
   t0=$(cpu_ticks "$pid")

@@ -42,13 +42,10 @@ cpu_ticks_of() {
   for pid in "$@"; do cpu_ticks "$pid"; done | awk '{s += $1} END {print s + 0}'
 }
 
-for variant in "$@"; do
-  [[ $variant == *=* ]] || { echo "not NAME=JAR[@JVM_OPTIONS]: $variant" >&2; exit 2; }
-  name=${variant%%=*}
-  IFS=@ read -r jar jvm <<< "${variant#*=}"
-  [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }
-  NODE_JAR=$(realpath "$jar")
-  read -ra JVM_OPTIONS <<< "$jvm"
+parse_variants "NAME=JAR[@JVM_OPTIONS]" "$@"
+for i in "${!names[@]}"; do
+  name=${names[i]} NODE_JAR=${jars[i]}
+  read -ra JVM_OPTIONS <<< "${options[i]}"
   NODE_RUN_DIR="$work/$name"
   mkdir -p "$NODE_RUN_DIR"
   if [ "$SHAPE" = single ]; then

@@ -23,6 +23,23 @@ build_jar() {
   NODE_JAR="$work/quorumkv.jar"
 }
 
+# parse_variants FORMAT VARIANT...: splits each VARIANT (NAME=JAR[@...]) into the arrays names, jars
+# (absolute paths) and options (what follows the jar's "@", empty without one). Exits 2 naming
+# FORMAT on a malformed variant, or on a jar that does not exist.
+parse_variants() {
+  local format=$1 variant spec jar
+  shift
+  names=() jars=() options=()
+  for variant in "$@"; do
+    [[ $variant == *=* ]] || { echo "not $format: $variant" >&2; exit 2; }
+    spec=${variant#*=}
+    jar=${spec%%@*}
+    [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }
+    names+=("${variant%%=*}") jars+=("$(realpath "$jar")")
+    if [[ $spec == *@* ]]; then options+=("${spec#*@}"); else options+=(""); fi
+  done
+}
+
 # fill URL KEYS [QUERY [PREFIX]]: writes KEYS records of VALUE (default 100) bytes through the node
 # at URL on 64 connections (QUERY: "&ack=3&from=3"; PREFIX of the keys: k); prints the tool's
 # summary, or its error (the exception and causes, without the stack) to standard error.
