@@ -25,10 +25,12 @@ import java.util.concurrent.atomic.LongAdder;
  * sent, so a stalled server is charged for the requests it kept from being sent (coordinated
  * omission corrected). Latencies go into HdrHistograms, in microseconds.
  *
- * <p>A warm-up at the same rate comes first and is not recorded, so JIT compilation of this tool
- * and of the server does not pass for server latency (wrk2 likewise skips its calibration
- * period). The measured window starts on a fresh schedule once every warm-up request has been
- * answered: a warm-up that fell behind leaves no backlog to the measurement.
+ * <p>A warm-up at the same rate comes first and its figures are dropped, so JIT compilation of this
+ * tool and of the server does not pass for server latency (wrk2 likewise skips its calibration
+ * period). The warm-up runs exactly the code of the measurement, recording included: code that first
+ * runs when the window opens would be compiled, or thrown out and recompiled, inside it. The
+ * measured window starts on a fresh schedule once every warm-up request has been answered: a
+ * warm-up that fell behind leaves no backlog to the measurement.
  *
  * <p>A {@link LoopStallMeter} measures how long this tool's own event loops were held up during the
  * window: when that is a noticeable share of it, the tool, not the server, could not keep the rate
@@ -96,10 +98,21 @@ final class LoadGenerator {
     }
     Future<Void> warmedUp = options.warmup().isZero()
         ? Future.succeededFuture()
-        : runPhase(client, contexts, options.warmup().toNanos(), false,
+        : runPhase(client, contexts, options.warmup().toNanos(),
             () -> progress.printf("\r[warm-up] %,d requests sent   ", sent.sum()));
-    return warmedUp.compose(warm -> measure(client, contexts, progress, log))
-        .compose(result -> client.close().map(result));
+    return warmedUp.compose(warm -> {
+      forgetWarmUp();
+      return measure(client, contexts, progress, log);
+    }).compose(result -> client.close().map(result));
+  }
+
+  /** Called once every warm-up answer is in, so nothing records meanwhile. */
+  private void forgetWarmUp() {
+    recorder.reset();
+    completed.reset();
+    non2xx.reset();
+    errors.reset();
+    unsent.reset();
   }
 
   private Future<Result> measure(HttpClient client, List<Context> contexts, PrintStream progress,
@@ -116,7 +129,7 @@ final class LoadGenerator {
     long startNanos = System.nanoTime();
     stalls.start();
     long[] lastSecond = {startNanos};
-    return runPhase(client, contexts, options.duration().toNanos(), true,
+    return runPhase(client, contexts, options.duration().toNanos(),
         () -> tick(progress, log, total, startNanos, lastSecond))
         .map(finished -> {
           long elapsed = Math.max(1, System.nanoTime() - startNanos);
@@ -135,8 +148,7 @@ final class LoadGenerator {
   }
 
   /** One schedule per connection from now for {@code durationNanos}; completes once every answer is in. */
-  private Future<Void> runPhase(HttpClient client, List<Context> contexts, long durationNanos, boolean measured,
-                                Runnable everySecond) {
+  private Future<Void> runPhase(HttpClient client, List<Context> contexts, long durationNanos, Runnable everySecond) {
     long startNanos = System.nanoTime();
     long endNanos = startNanos + durationNanos;
     long intervalNanos = options.saturate() ? 0 : (long) (1e9 * options.connections() / options.rate());
@@ -146,7 +158,7 @@ final class LoadGenerator {
       long firstNanos = options.saturate() ? startNanos : startNanos + (long) (c * 1e9 / options.rate());
       Promise<Void> done = Promise.promise();
       contexts.get(c).runOnContext(
-          v -> new Driver(client, firstNanos, intervalNanos, endNanos, measured, done).next());
+          v -> new Driver(client, firstNanos, intervalNanos, endNanos, done).next());
       drivers.add(done.future());
     }
     return Future.join(drivers).<Void>mapEmpty().onComplete(finished -> vertx.cancelTimer(ticker));
@@ -178,17 +190,14 @@ final class LoadGenerator {
     private final long firstNanos;
     private final long intervalNanos;
     private final long endNanos;
-    private final boolean measured;
     private final Promise<Void> done;
     private long index;
 
-    Driver(HttpClient client, long firstNanos, long intervalNanos, long endNanos, boolean measured,
-           Promise<Void> done) {
+    Driver(HttpClient client, long firstNanos, long intervalNanos, long endNanos, Promise<Void> done) {
       this.client = client;
       this.firstNanos = firstNanos;
       this.intervalNanos = intervalNanos;
       this.endNanos = endNanos;
-      this.measured = measured;
       this.done = done;
     }
 
@@ -200,9 +209,7 @@ final class LoadGenerator {
         return;
       }
       if (now >= endNanos) {
-        if (measured) {
-          unsent.add((endNanos - intended + intervalNanos - 1) / intervalNanos);
-        }
+        unsent.add((endNanos - intended + intervalNanos - 1) / intervalNanos);
         done.complete();
         return;
       }
@@ -229,10 +236,6 @@ final class LoadGenerator {
           .compose(req -> request.body() == null ? req.send() : req.send(request.body()))
           .compose(response -> response.body().map(response.statusCode()))
           .onComplete(outcome -> {
-            if (!measured) {
-              next();
-              return;
-            }
             if (outcome.succeeded()) {
               long micros = Math.min((System.nanoTime() - measuredFrom) / 1_000, MAX_LATENCY_MICROS);
               recorder.recordValue(Math.max(micros, 1));

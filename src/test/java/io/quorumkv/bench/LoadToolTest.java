@@ -46,12 +46,12 @@ class LoadToolTest {
 
   @Test
   void sendsTheAskedRateAndReportsPercentiles(@TempDir Path out) throws Exception {
-    int rate = 2_000;
+    int rate = 1_000;
     int seconds = 3;
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     int status = LoadTool.run(List.of("--url", "http://127.0.0.1:" + node.port(), "--rate", Integer.toString(rate),
-        "--connections", "8", "--duration", seconds + "s", "--warmup", "1s", "--workload", "mixed", "--keys", "500", "--out", out.toString()),
+        "--connections", "8", "--duration", seconds + "s", "--warmup", "2s", "--workload", "mixed", "--keys", "500", "--out", out.toString()),
         new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
     String report = stdout.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, report + progress);
