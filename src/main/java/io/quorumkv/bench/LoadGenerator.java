@@ -90,7 +90,10 @@ final class LoadGenerator {
     HttpClient client = vertx.createHttpClient(
         new HttpClientOptions().setDefaultHost(options.url().getHost()).setDefaultPort(options.url().getPort())
             .setKeepAlive(true).setTcpNoDelay(true),
-        new PoolOptions().setHttp1MaxSize(options.connections()));
+        // Connections spread over an event loop per core: by default the pool opens every one on
+        // the caller's loop, which held the tool to one core.
+        new PoolOptions().setHttp1MaxSize(options.connections())
+            .setEventLoopSize(Runtime.getRuntime().availableProcessors()));
     // The same context for each connection in both phases, so it keeps its pooled connection.
     List<Context> contexts = new ArrayList<>();
     for (int c = 0; c < options.connections(); c++) {
