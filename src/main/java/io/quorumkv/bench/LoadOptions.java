@@ -53,7 +53,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         --placement P      any, owner (keys whose first replica is the --url node) or other (default any)
         --out DIR          also write DIR/latency.txt, DIR/latency.hlog and DIR/latency.png
         --tool-jit J       this tool's JIT: c1 (quick compilations, less CPU taken from a server on the
-                           same machine) or c2 (faster once warm); default c1 with a rate, c2 with max
+                           same machine) or c2 (faster once warm); default c1 up to --rate 5000, else c2
         --help             this text
       exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
       (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
@@ -105,7 +105,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
       throw new IllegalArgumentException("--url must look like http://host:port");
     }
     if (toolJit == null) {
-      toolJit = rate == SATURATE ? ToolJit.C2 : ToolJit.C1;
+      toolJit = rate == SATURATE || rate > ToolJit.C1_MAX_PACED_RATE ? ToolJit.C2 : ToolJit.C1;
     }
     return new LoadOptions(url, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
         placement, out, toolJit);

@@ -89,6 +89,20 @@ class LoadToolTest {
         "--connections", "2", "--duration", "1s", "--warmup", "1s", "--workload", "status")));
   }
 
+  /** C1 only up to the rate it was measured to keep; above it, and at saturation, both compilers. */
+  @Test
+  void theDefaultJitFollowsTheRate() {
+    assertEquals(ToolJit.C1, jitFor("--rate", Integer.toString(ToolJit.C1_MAX_PACED_RATE)));
+    assertEquals(ToolJit.C2, jitFor("--rate", Integer.toString(ToolJit.C1_MAX_PACED_RATE + 1)));
+    assertEquals(ToolJit.C2, jitFor("--rate", "max"));
+    assertEquals(ToolJit.C1, jitFor("--rate", "max", "--tool-jit", "c1"));
+    assertEquals(ToolJit.C2, jitFor("--rate", "100", "--tool-jit", "c2"));
+  }
+
+  private static ToolJit jitFor(String... args) {
+    return LoadOptions.parse(concat(List.of("--url", "http://127.0.0.1:1"), args)).toolJit();
+  }
+
   /** Runs {@code Main bench args} in a JVM of its own (with C2, as {@code java -jar} starts); the report's JIT. */
   private static String jitOfCommandLineRun(Path out, List<String> args) throws Exception {
     Files.createDirectories(out);
