@@ -87,26 +87,39 @@ final class LoadGenerator {
    * second and, when {@code log} is given, writes each measured second's histogram to it.
    */
   Future<Result> run(PrintStream progress, HistogramLogWriter log) {
-    HttpClient client = vertx.createHttpClient(
-        new HttpClientOptions().setDefaultHost(options.url().getHost()).setDefaultPort(options.url().getPort())
-            .setKeepAlive(true).setTcpNoDelay(true),
-        // Connections spread over an event loop per core: by default the pool opens every one on
-        // the caller's loop, which held the tool to one core.
-        new PoolOptions().setHttp1MaxSize(options.connections())
-            .setEventLoopSize(Runtime.getRuntime().availableProcessors()));
-    // The same context for each connection in both phases, so it keeps its pooled connection.
-    List<Context> contexts = new ArrayList<>();
-    for (int c = 0; c < options.connections(); c++) {
-      contexts.add(vertx.getOrCreateContext());
-    }
+    List<Lane> lanes = openLanes();
     Future<Void> warmedUp = options.warmup().isZero()
         ? Future.succeededFuture()
-        : runPhase(client, contexts, options.warmup().toNanos(),
+        : runPhase(lanes, options.warmup().toNanos(),
             () -> progress.printf("\r[warm-up] %,d requests sent   ", sent.sum()));
     return warmedUp.compose(warm -> {
       forgetWarmUp();
-      return measure(client, contexts, progress, log);
-    }).compose(result -> client.close().map(result));
+      return measure(lanes, progress, log);
+    }).compose(result -> Future.join(lanes.stream().map(lane -> lane.client().close()).toList()).map(result));
+  }
+
+  /**
+   * One event loop and one HTTP client per lane, a lane per core (at most one per connection):
+   * connection {@code c} belongs to lane {@code c % lanes} in both phases, and its client's pool
+   * opens its connections on the lane's own loop, so a request and its answer never change
+   * threads. A single client's pool put every connection on one loop, which held the tool to one
+   * core; spreading them over loops of a shared pool made each exchange cross threads.
+   */
+  private List<Lane> openLanes() {
+    int count = Math.min(Runtime.getRuntime().availableProcessors(), options.connections());
+    List<Lane> lanes = new ArrayList<>();
+    for (int lane = 0; lane < count; lane++) {
+      int connections = options.connections() / count + (lane < options.connections() % count ? 1 : 0);
+      HttpClient client = vertx.createHttpClient(
+          new HttpClientOptions().setDefaultHost(options.url().getHost()).setDefaultPort(options.url().getPort())
+              .setKeepAlive(true).setTcpNoDelay(true),
+          new PoolOptions().setHttp1MaxSize(connections));
+      lanes.add(new Lane(vertx.getOrCreateContext(), client));
+    }
+    return lanes;
+  }
+
+  private record Lane(Context context, HttpClient client) {
   }
 
   /** Called once every warm-up answer is in, so nothing records meanwhile. */
@@ -118,7 +131,7 @@ final class LoadGenerator {
     unsent.reset();
   }
 
-  private Future<Result> measure(HttpClient client, List<Context> contexts, PrintStream progress,
+  private Future<Result> measure(List<Lane> lanes, PrintStream progress,
                                  HistogramLogWriter log) {
     if (log != null) {
       log.outputLogFormatVersion();
@@ -132,7 +145,7 @@ final class LoadGenerator {
     long startNanos = System.nanoTime();
     stalls.start();
     long[] lastSecond = {startNanos};
-    return runPhase(client, contexts, options.duration().toNanos(),
+    return runPhase(lanes, options.duration().toNanos(),
         () -> tick(progress, log, total, startNanos, lastSecond))
         .map(finished -> {
           long elapsed = Math.max(1, System.nanoTime() - startNanos);
@@ -151,7 +164,7 @@ final class LoadGenerator {
   }
 
   /** One schedule per connection from now for {@code durationNanos}; completes once every answer is in. */
-  private Future<Void> runPhase(HttpClient client, List<Context> contexts, long durationNanos, Runnable everySecond) {
+  private Future<Void> runPhase(List<Lane> lanes, long durationNanos, Runnable everySecond) {
     long startNanos = System.nanoTime();
     long endNanos = startNanos + durationNanos;
     long intervalNanos = options.saturate() ? 0 : (long) (1e9 * options.connections() / options.rate());
@@ -160,8 +173,9 @@ final class LoadGenerator {
     for (int c = 0; c < options.connections(); c++) {
       long firstNanos = options.saturate() ? startNanos : startNanos + (long) (c * 1e9 / options.rate());
       Promise<Void> done = Promise.promise();
-      contexts.get(c).runOnContext(
-          v -> new Driver(client, firstNanos, intervalNanos, endNanos, done).next());
+      Lane lane = lanes.get(c % lanes.size());
+      lane.context().runOnContext(
+          v -> new Driver(lane.client(), firstNanos, intervalNanos, endNanos, done).next());
       drivers.add(done.future());
     }
     return Future.join(drivers).<Void>mapEmpty().onComplete(finished -> vertx.cancelTimer(ticker));
