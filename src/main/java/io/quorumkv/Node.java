@@ -95,8 +95,6 @@ public final class Node {
   private LiveNodes liveNodes;
   private ClusterTopology topology;
   private TransferReceiver transfers;
-  /** The epoch of the topology the anti-entropy trees were last shaped for. */
-  private volatile long treesEpoch = -1;
   private HintedHandoff hints;
   private AntiEntropy antiEntropy;
   private String storageDeployment;
@@ -116,9 +114,11 @@ public final class Node {
     this.executor = new WorkerContextExecutor(vertx, workers);
     this.storage = new StorageService(opened.store(), executor,
         new GroupedStorage(vertx, opened.store(), executor, config.storage().workers()), wallClock, metrics);
-    this.confirmations = new Confirmations(opened.trees());
+    // The purge gate counts only confirmations of the topology in force (null only while the node starts).
+    this.confirmations = new Confirmations(opened.trees(),
+        () -> topology == null ? PeerTrees.UNSHAPED : topology.current().epoch());
     this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs(), confirmations);
-    this.trees = new TreeService(opened.trees(), opened.index(), storage, confirmations, wallClock);
+    this.trees = new TreeService(opened.trees(), opened.index(), storage, confirmations, opened.records().writeClock());
     clock.renewLeaseWith(this::renewLease);
   }
 
@@ -235,7 +235,7 @@ public final class Node {
   private static Future<HybridLogicalClock> startClock(Vertx vertx, OpenedStorage opened, InstantSource wallClock,
                                                       long maxClockOffsetMs) {
     return vertx.executeBlocking(opened.lease()::persistedBound).compose(floor -> {
-      long waitMs = ClockLease.waitBeforeStartMs(floor, wallClock.millis());
+      long waitMs = ClockLease.waitBeforeStartMs(floor, wallClock.millis(), maxClockOffsetMs);
       if (waitMs > 0) {
         LOG.log(System.Logger.Level.INFO, "waiting " + waitMs + " ms for the wall clock to pass the persisted clock lease");
       }
@@ -302,9 +302,8 @@ public final class Node {
       RocksStore records = opened.records();
       records.whileWritesPaused(() -> {
         if (topology.current().epoch() == shapedFor.epoch()) {
-          opened.trees().reshape(shapedFor.readNodes(),
+          opened.trees().reshape(shapedFor.epoch(), shapedFor.readNodes(),
               visitor -> learned[0] = records.scanIndex(opened.index(), visitor));
-          treesEpoch = shapedFor.epoch();
         }
       });
       long builtMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -319,7 +318,7 @@ public final class Node {
   /** Anti-entropy compares trees only in a stable topology, once they are shaped for it. */
   private boolean antiEntropyEnabled() {
     Topology current = topology.current();
-    return current.isStable() && treesEpoch == current.epoch();
+    return current.isStable() && opened.trees().epoch() == current.epoch();
   }
 
   private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {

@@ -102,7 +102,8 @@ public final class AntiEntropy {
   private Future<ExchangeResult> exchange(NodeUrl peer, Progress state) {
     long started = wallClock.millis();
     state.started(started);
-    Exchange exchange = new Exchange(peer, trees.tree(peer), client, service, replicas.get(peer), storage, clock,
+    long epoch = trees.epoch();
+    Exchange exchange = new Exchange(peer, epoch, trees.tree(peer), client, service, replicas.get(peer), storage, clock,
         throttle, wallClock, config.storage().purgeGraceMs());
     return exchange.run(confirmations).andThen(outcome -> {
       long tookMs = wallClock.millis() - started;

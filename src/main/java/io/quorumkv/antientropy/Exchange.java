@@ -31,6 +31,7 @@ final class Exchange {
   static final int KEYS_PER_GROUP = 64;
 
   private final NodeUrl peer;
+  private final long epoch;
   private final HashTree tree;
   private final TreeClient client;
   private final TreeService local;
@@ -47,10 +48,12 @@ final class Exchange {
   private long pushed;
   private long pulled;
 
-  Exchange(NodeUrl peer, HashTree tree, TreeClient client, TreeService local, Replica remoteReplica,
+  /** @param epoch the topology epoch {@code tree} is shaped for */
+  Exchange(NodeUrl peer, long epoch, HashTree tree, TreeClient client, TreeService local, Replica remoteReplica,
            StorageService storage, HybridLogicalClock clock, Throttle throttle, InstantSource wallClock,
            long graceMillis) {
     this.peer = peer;
+    this.epoch = epoch;
     this.tree = tree;
     this.client = client;
     this.local = local;
@@ -64,15 +67,16 @@ final class Exchange {
 
   /**
    * Runs the exchange; on success every difference seen was repaired, and the two sides are told
-   * so ({@code confirm} with this node's start time, and the peer with its own).
+   * so ({@code confirm} with this node's start time, and the peer with its own). The start is
+   * taken before the tree is read, and no later than any write still in flight.
    */
   Future<ExchangeResult> run(Confirmations confirmations) {
-    long startedAt = wallClock.millis();
-    return client.root(peer, tree.root())
+    long startedAt = local.writeClock().exchangeStart();
+    return client.root(peer, epoch, tree.root())
         .compose(remote -> (remote.branches() == null ? Future.<Void>succeededFuture() : repairBranches(remote.branches()))
-            .compose(repaired -> client.done(peer, remote.startedAt())))
+            .compose(repaired -> client.done(peer, epoch, remote.startedAt())))
         .map(done -> {
-          confirmations.confirm(peer, startedAt);
+          confirmations.confirm(peer, epoch, startedAt);
           return new ExchangeResult(branchesDiffering, segmentsDiffering, keysDiffering, pushed, pulled);
         });
   }
@@ -81,7 +85,7 @@ final class Exchange {
     int[] branches = differing(tree.branches(), remoteBranches, 0);
     branchesDiffering = branches.length;
     List<Integer> segments = new ArrayList<>();
-    return inChunks(branches, BRANCHES_PER_REQUEST, chunk -> client.segments(peer, chunk).map(remote -> {
+    return inChunks(branches, BRANCHES_PER_REQUEST, chunk -> client.segments(peer, epoch, chunk).map(remote -> {
       for (int i = 0; i < chunk.length; i++) {
         for (int segment : differing(tree.segmentsOf(chunk[i]), remote.get(i), chunk[i] * HashTree.SEGMENTS_PER_BRANCH)) {
           segments.add(segment);
@@ -96,7 +100,7 @@ final class Exchange {
   }
 
   private Future<Void> repairSegments(int[] segments) {
-    return Future.all(client.keys(peer, segments), local.sharedEntries(peer, segments)).compose(both -> {
+    return Future.all(client.keys(peer, epoch, segments), local.sharedEntries(peer, epoch, segments)).compose(both -> {
       List<TreeProtocol.KeyDigest> remote = both.resultAt(0);
       List<IndexEntry> ours = both.resultAt(1);
       Map<ByteBuffer, Long> ourLeaves = new HashMap<>();

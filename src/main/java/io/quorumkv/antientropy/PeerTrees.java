@@ -18,35 +18,44 @@ import java.util.function.Consumer;
  * One {@link HashTree} per other node, over the records this node holds that the other should
  * hold too: keys whose home set ({@link HomeSet}, from the record's replica count) has both.
  * Built from the record index for the topology agreed at start and again for each new one, kept
- * current by every record change in between.
+ * current by every record change in between. Each shape carries the epoch of its topology: what
+ * two nodes compare, and what an exchange confirms, holds only between trees of the same epoch.
  */
 public final class PeerTrees implements RecordChangeListener {
   private final NodeUrl self;
   private volatile Shape shape;
 
-  /** The trees of one topology: its placement and a tree per other node. */
-  private record Shape(Rendezvous placement, List<NodeUrl> peers, Map<NodeUrl, HashTree> trees) {
-    static Shape of(NodeUrl self, List<NodeUrl> cluster) {
+  /** Not yet shaped for any topology. */
+  public static final long UNSHAPED = -1;
+
+  /** The trees of one topology: its epoch, its placement and a tree per other node. */
+  private record Shape(long epoch, Rendezvous placement, List<NodeUrl> peers, Map<NodeUrl, HashTree> trees) {
+    static Shape of(long epoch, NodeUrl self, List<NodeUrl> cluster) {
       List<NodeUrl> peers = cluster.stream().filter(node -> !node.equals(self)).toList();
       Map<NodeUrl, HashTree> trees = new HashMap<>();
       peers.forEach(peer -> trees.put(peer, new HashTree()));
-      return new Shape(new Rendezvous(cluster), peers, trees);
+      return new Shape(epoch, new Rendezvous(cluster), peers, trees);
     }
   }
 
   public PeerTrees(NodeUrl self, List<NodeUrl> cluster) {
     this.self = self;
-    this.shape = Shape.of(self, cluster);
+    this.shape = Shape.of(UNSHAPED, self, cluster);
   }
 
   /**
-   * Starts over for the nodes of a new topology, from {@code index}, which feeds every indexed
-   * record. Call while no record changes (see {@code RocksStore#whileWritesPaused}).
+   * Starts over for the nodes of the topology of {@code epoch}, from {@code index}, which feeds
+   * every indexed record. Call while no record changes (see {@code RocksStore#whileWritesPaused}).
    */
-  public void reshape(List<NodeUrl> cluster, Consumer<Consumer<IndexEntry>> index) {
-    Shape next = Shape.of(self, cluster);
+  public void reshape(long epoch, List<NodeUrl> cluster, Consumer<Consumer<IndexEntry>> index) {
+    Shape next = Shape.of(epoch, self, cluster);
     index.accept(entry -> toggle(next, entry.segment(), entry.leaf(), sharers(next, entry.key(), entry.replicas())));
     shape = next;
+  }
+
+  /** The epoch of the topology the trees are shaped for; {@link #UNSHAPED} before the first shape. */
+  public long epoch() {
+    return shape.epoch();
   }
 
   @Override

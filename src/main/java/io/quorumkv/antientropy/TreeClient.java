@@ -28,33 +28,33 @@ final class TreeClient {
     this.timeoutMs = timeoutMs;
   }
 
-  Future<TreeProtocol.RootAnswer> root(NodeUrl peer, long ourRoot) {
-    return send(request(HttpMethod.GET, peer, TreeProtocol.TREE_PATH).addQueryParam("root", Long.toString(ourRoot)),
-        null, 200).map(TreeProtocol::decodeRoot);
+  Future<TreeProtocol.RootAnswer> root(NodeUrl peer, long epoch, long ourRoot) {
+    return send(request(HttpMethod.GET, peer, TreeProtocol.TREE_PATH, epoch)
+        .addQueryParam("root", Long.toString(ourRoot)), null, 200).map(TreeProtocol::decodeRoot);
   }
 
-  Future<List<long[]>> segments(NodeUrl peer, int[] branches) {
-    return send(request(HttpMethod.POST, peer, TreeProtocol.SEGMENTS_PATH), TreeProtocol.encodeIndexes(branches), 200)
-        .map(body -> TreeProtocol.decodeSegments(body, branches.length));
+  Future<List<long[]>> segments(NodeUrl peer, long epoch, int[] branches) {
+    return send(request(HttpMethod.POST, peer, TreeProtocol.SEGMENTS_PATH, epoch), TreeProtocol.encodeIndexes(branches),
+        200).map(body -> TreeProtocol.decodeSegments(body, branches.length));
   }
 
-  Future<List<TreeProtocol.KeyDigest>> keys(NodeUrl peer, int[] segments) {
-    return send(request(HttpMethod.POST, peer, TreeProtocol.KEYS_PATH), TreeProtocol.encodeIndexes(segments), 200)
-        .map(TreeProtocol::decodeKeys);
+  Future<List<TreeProtocol.KeyDigest>> keys(NodeUrl peer, long epoch, int[] segments) {
+    return send(request(HttpMethod.POST, peer, TreeProtocol.KEYS_PATH, epoch), TreeProtocol.encodeIndexes(segments),
+        200).map(TreeProtocol::decodeKeys);
   }
 
-  Future<Void> done(NodeUrl peer, long since) {
-    return send(request(HttpMethod.POST, peer, TreeProtocol.DONE_PATH).addQueryParam("since", Long.toString(since)),
-        Buffer.buffer(), 204).mapEmpty();
+  Future<Void> done(NodeUrl peer, long epoch, long since) {
+    return send(request(HttpMethod.POST, peer, TreeProtocol.DONE_PATH, epoch)
+        .addQueryParam("since", Long.toString(since)), Buffer.buffer(), 204).mapEmpty();
   }
 
   void close() {
     client.close();
   }
 
-  private HttpRequest<Buffer> request(HttpMethod method, NodeUrl peer, String path) {
+  private HttpRequest<Buffer> request(HttpMethod method, NodeUrl peer, String path, long epoch) {
     HttpRequest<Buffer> request = client.request(method, peer.port(), peer.host(), path)
-        .addQueryParam("peer", self.toString()).timeout(timeoutMs);
+        .addQueryParam("peer", self.toString()).addQueryParam("epoch", Long.toString(epoch)).timeout(timeoutMs);
     if (secret != null) {
       request.putHeader(InternalProtocol.SECRET, secret);
     }

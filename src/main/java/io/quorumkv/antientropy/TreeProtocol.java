@@ -8,9 +8,11 @@ import java.util.List;
 
 /**
  * The internal endpoints of an exchange, each asked by the initiating node with {@code peer=} its
- * own URL (which tree of the answering node's is meant). Bodies are binary, big-endian.
+ * own URL (which tree of the answering node's is meant) and {@code epoch=} the topology epoch its
+ * trees are shaped for: an answerer whose trees are shaped for another epoch answers {@code 409},
+ * since the two sides would compare different key sets. Bodies are binary, big-endian.
  * <pre>
- * GET  TREE_PATH?peer=P&amp;root=R      → started at (long, answerer's wall-clock millis) | root (long)
+ * GET  TREE_PATH?peer=P&amp;root=R      → started at (long, answerer's millis, {@code WriteClock}) | root (long)
  *                                     | if the root differs from R: the 256 branch digests (long each)
  * POST SEGMENTS_PATH?peer=P  branches (unsigned short each) → 256 segment digests per branch, in order
  * POST KEYS_PATH?peer=P      segments (unsigned short each) → per record shared with P in those

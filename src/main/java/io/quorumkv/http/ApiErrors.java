@@ -1,9 +1,11 @@
 package io.quorumkv.http;
 
+import io.quorumkv.antientropy.TreeEpochException;
 import io.quorumkv.replication.ConditionFailedException;
 import io.quorumkv.replication.InvalidQuorumException;
 import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.NotEnoughReplicasException;
+import io.quorumkv.replication.SerializerMovingException;
 import io.quorumkv.replication.WriteSupersededException;
 import io.quorumkv.storage.StorageException;
 import io.quorumkv.versioning.ClockException;
@@ -79,11 +81,16 @@ public final class ApiErrors {
       send(ctx, 412, "precondition failed: " + failure.getMessage());
     } else if (failure instanceof KeyLocks.LockWaitTimeoutException) {
       send(ctx, 503, "busy: " + failure.getMessage());
+    } else if (failure instanceof SerializerMovingException) {
+      ctx.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
+      send(ctx, 503, "moving: " + failure.getMessage());
     } else if (failure instanceof WriteSupersededException) {
       send(ctx, 503, "write not placed above newer versions: " + failure.getMessage());
     } else if (failure instanceof ClockException) {
       LOG.log(System.Logger.Level.WARNING, "clock refusal on " + ctx.request().uri() + ": " + failure.getMessage());
       send(ctx, 503, "clock: " + failure.getMessage());
+    } else if (failure instanceof TreeEpochException) {
+      send(ctx, 409, failure.getMessage());
     } else if (failure instanceof StorageException) {
       LOG.log(System.Logger.Level.WARNING, "storage failure on " + ctx.request().uri() + ": " + failure.getMessage());
       send(ctx, 503, "storage unavailable: " + failure.getMessage());

@@ -5,6 +5,7 @@ import io.quorumkv.replication.Condition;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.Quorum;
+import io.quorumkv.replication.SerializerMovingException;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.storage.Record;
 import io.vertx.core.Future;
@@ -120,9 +121,14 @@ final class EntityHandler {
 
   /**
    * Sends the conditional write to the key's first live replica unless that is this node; false
-   * when it is this node's to run. Answers 504 when none of the key's replicas is alive.
+   * when it is this node's to run. Answers 504 when none of the key's replicas is alive, 503 when
+   * the cutover of a topology change moves that replica.
    */
   private boolean forward(RoutingContext ctx, byte[] key, Quorum quorum, byte[] value) {
+    if (coordinator.serializerMoving(key, quorum.from())) {
+      ApiErrors.fail(ctx, new SerializerMovingException());
+      return true;
+    }
     NodeUrl first = coordinator.firstLiveReplica(key, quorum.from());
     if (first == null) {
       ApiErrors.sendNotEnoughReplicas(ctx, "conditional write: none of the key's " + quorum.from()

@@ -22,19 +22,21 @@ final class TreeHandler {
     QueryParams params = QueryParams.of(ctx);
     NodeUrl peer = peerOf(params);
     long theirRoot = longOf(params, "root");
-    send(ctx, trees.root(peer, theirRoot));
+    send(ctx, trees.root(peer, longOf(params, "epoch"), theirRoot));
   }
 
   void segments(RoutingContext ctx) {
-    NodeUrl peer = peerOf(QueryParams.of(ctx));
+    QueryParams params = QueryParams.of(ctx);
+    NodeUrl peer = peerOf(params);
     int[] branches = indexes(ctx, HashTree.BRANCHES);
-    send(ctx, trees.segments(peer, branches));
+    send(ctx, trees.segments(peer, longOf(params, "epoch"), branches));
   }
 
   void keys(RoutingContext ctx) {
-    NodeUrl peer = peerOf(QueryParams.of(ctx));
+    QueryParams params = QueryParams.of(ctx);
+    NodeUrl peer = peerOf(params);
     int[] segments = indexes(ctx, RecordDigest.SEGMENTS);
-    trees.keys(peer, segments).onComplete(listed -> {
+    trees.keys(peer, longOf(params, "epoch"), segments).onComplete(listed -> {
       if (listed.failed()) {
         ApiErrors.fail(ctx, listed.cause());
       } else {
@@ -48,7 +50,7 @@ final class TreeHandler {
     NodeUrl peer = peerOf(params);
     long since = longOf(params, "since");
     try {
-      trees.done(peer, since);
+      trees.done(peer, longOf(params, "epoch"), since);
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     }

@@ -14,7 +14,9 @@ import java.util.function.Supplier;
  * node's own copy fails at once, without a quorum read: so in a contended read-modify-write loop
  * the doomed attempts hold the lock only for a local read. As long as every conditional write on a key
  * goes through this node and read and write quorums overlap, two writes expecting the same
- * version cannot both succeed.
+ * version cannot both succeed. While a topology change moves the key's first replica (its
+ * cutover), the write is refused ({@link SerializerMovingException}), checked before the lock and
+ * again under it, so that the old first replica and the new one never run the key's writes at once.
  */
 public final class ConditionalWrites {
   private final Coordinator coordinator;
@@ -42,16 +44,20 @@ public final class ConditionalWrites {
   }
 
   private Future<Long> whenHolds(byte[] key, Quorum quorum, Condition condition, Supplier<Future<Long>> write) {
-    return unlessRuledOutHere(key, condition, () -> locks.withLock(key, maxLockWaitMs,
-        () -> unlessRuledOutHere(key, condition, () -> checkedAtQuorum(key, quorum, condition, write))));
+    return unlessRuledOutHere(key, quorum, condition, () -> locks.withLock(key, maxLockWaitMs,
+        () -> unlessRuledOutHere(key, quorum, condition, () -> checkedAtQuorum(key, quorum, condition, write))));
   }
 
   /**
-   * Fails at once when this node's own copy is already newer than the version expected (checked
-   * before the lock, and again under it, where the previous holder's write has just landed);
-   * otherwise goes on with {@code next}.
+   * Fails at once when the key's serializer is moving, or when this node's own copy is already
+   * newer than the version expected (checked before the lock, and again under it, where the
+   * previous holder's write has just landed); otherwise goes on with {@code next}.
    */
-  private Future<Long> unlessRuledOutHere(byte[] key, Condition condition, Supplier<Future<Long>> next) {
+  private Future<Long> unlessRuledOutHere(byte[] key, Quorum quorum, Condition condition,
+                                          Supplier<Future<Long>> next) {
+    if (coordinator.serializerMoving(key, quorum.from())) {
+      return Future.failedFuture(new SerializerMovingException());
+    }
     return local.read(key).compose(held -> {
       if (condition.ruledOutBy(held)) {
         Long current = Condition.liveVersion(held, wallClock.millis());

@@ -121,6 +121,11 @@ public final class Coordinator {
    * The first node of the key's {@code from} replicas that membership sees alive, null when none
    * is: the node that serializes the key's conditional writes.
    */
+  /** Whether the key's conditional writes must wait: its serializer moves in the cutover under way. */
+  public boolean serializerMoving(byte[] key, int from) {
+    return topology.get().serializerMoves(key, from, liveNodes::isAlive);
+  }
+
   public NodeUrl firstLiveReplica(byte[] key, int from) {
     for (NodeUrl node : topology.get().readReplicas(key, from)) {
       if (liveNodes.isAlive(node)) {

@@ -40,7 +40,7 @@ public final class RocksStore implements Store {
   private final RocksDatabase database;
   private final ColumnFamilyHandle records;
   private final ColumnFamilyHandle index;
-  private final InstantSource wallClock;
+  private final WriteClock writeClock;
   private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
   private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
@@ -56,13 +56,13 @@ public final class RocksStore implements Store {
   }
 
   /**
-   * @param wallClock        stamps each index entry with when its record was stored here
+   * @param wallClock        stamps each index entry with when its record was stored here (through a {@link WriteClock})
    * @param newKeyFilterKeys how many keys the filter of stored keys is sized for, 0 for none; it
    *                         starts to spare reads once {@link #scanIndex} has run
    */
   public RocksStore(RocksDatabase database, InstantSource wallClock, long newKeyFilterKeys) {
     this.database = database;
-    this.wallClock = wallClock;
+    this.writeClock = new WriteClock(wallClock, LOCK_STRIPES);
     this.storedKeys = StoredKeyFilter.sizedFor(newKeyFilterKeys);
     this.records = database.family(RocksDatabase.Family.RECORDS);
     this.index = database.family(RocksDatabase.Family.INDEX);
@@ -182,7 +182,7 @@ public final class RocksStore implements Store {
         Map<ByteBuffer, Record> latest = new HashMap<>();
         List<Record> kept = new ArrayList<>(keys.size());
         List<Change> changes = new ArrayList<>();
-        long now = wallClock.millis();
+        long now = writeClock.beginWrite(stripeIndexes);
         for (int i = 0; i < keys.size(); i++) {
           byte[] key = keys.get(i);
           ByteBuffer wrapped = ByteBuffer.wrap(key);
@@ -204,11 +204,17 @@ public final class RocksStore implements Store {
         }
         return kept;
       } finally {
+        writeClock.endWrite(stripeIndexes);
         for (int index : stripeIndexes) {
           stripes[index].unlock();
         }
       }
     });
+  }
+
+  /** The clock of this store's stored-at times, which anti-entropy exchanges take their start from. */
+  public WriteClock writeClock() {
+    return writeClock;
   }
 
   /**
@@ -298,7 +304,7 @@ public final class RocksStore implements Store {
       }
       byte[] indexKey = RecordIndex.keyOf(key);
       byte[] entry = db.get(index, indexKey);
-      long storedAt = entry == null ? wallClock.millis() : RecordIndex.decode(indexKey, entry).storedAt();
+      long storedAt = entry == null ? writeClock.now() : RecordIndex.decode(indexKey, entry).storedAt();
       if (!gate.allows(key, record, storedAt)) {
         return false;
       }

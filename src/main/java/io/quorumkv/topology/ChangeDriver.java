@@ -16,14 +16,24 @@ import java.util.function.UnaryOperator;
 public final class ChangeDriver {
   private static final System.Logger LOG = System.getLogger(ChangeDriver.class.getName());
 
+  /** What a conditional write begun before the cutover may take beyond its quorum read and write. */
+  private static final long CONDITIONAL_MARGIN_MS = 1_000;
+
   private final ClusterTopology topology;
   private final SettledGrace grace;
+  /**
+   * Leaving the cutover also waits out the conditional writes an old first replica admitted
+   * before it applied the cutover (a quorum read and a write), so that the new first replica,
+   * which takes them over at stable, never runs a key's conditional writes beside it.
+   */
+  private final SettledGrace cutoverGrace;
   private boolean ticking;
 
   /** @param graceMs how long after every node applied a step the next may come: the replica timeout */
   public ChangeDriver(ClusterTopology topology, long graceMs, InstantSource wallClock) {
     this.topology = topology;
     this.grace = new SettledGrace(topology, graceMs, wallClock);
+    this.cutoverGrace = new SettledGrace(topology, 2 * graceMs + CONDITIONAL_MARGIN_MS, wallClock);
   }
 
   /** One look at the change under way; a tick while the last one still waits on the board is skipped, not queued. */
@@ -38,7 +48,8 @@ public final class ChangeDriver {
   private Future<?> advance() {
     return topology.reconcile().<Object>compose(level -> {
       Topology current = topology.current();
-      if (current.isStable() || !drives(current) || !grace.over(current.epoch())) {
+      SettledGrace settled = current.stage() == Topology.Stage.CUTOVER ? cutoverGrace : grace;
+      if (current.isStable() || !drives(current) || !settled.over(current.epoch())) {
         return Future.succeededFuture();
       }
       if (current.stage() == Topology.Stage.STREAMING

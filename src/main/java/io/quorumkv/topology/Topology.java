@@ -12,7 +12,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The topology in force: the member nodes with their states, an epoch that grows with every
@@ -127,6 +129,24 @@ public final class Topology {
   /** The key's replicas for a read at {@code from}. */
   public List<NodeUrl> readReplicas(byte[] key, int from) {
     return readPlacement.replicasFor(key, Math.min(from, readPlacement.size()));
+  }
+
+  /**
+   * Whether conditional writes of the key have no serializer in this step: at the cutover, when
+   * its first live replica (at {@code from}) differs between the owners before the change and
+   * after it. Nodes apply the cutover moments apart, so for such a key some would still send its
+   * conditional writes to the old first replica while others send them to the new one.
+   */
+  public boolean serializerMoves(byte[] key, int from, Predicate<NodeUrl> alive) {
+    if (stage != Stage.CUTOVER) {
+      return false;
+    }
+    List<NodeUrl> before = previousPlacement.replicasFor(key, Math.min(from, previousPlacement.size()));
+    return !Objects.equals(firstOf(before, alive), firstOf(readReplicas(key, from), alive));
+  }
+
+  private static NodeUrl firstOf(List<NodeUrl> replicas, Predicate<NodeUrl> alive) {
+    return replicas.stream().filter(alive).findFirst().orElse(null);
   }
 
   /** The placement reads and repairs use. */

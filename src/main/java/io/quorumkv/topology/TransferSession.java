@@ -25,11 +25,17 @@ import java.util.List;
  * {@code /internal/v0/transfer} stream, applied a batch at a time at the throttle's pace
  * (last-write-wins, so a record this node already has in a newer version changes nothing), with
  * the last key applied persisted after each batch: a restart of either side resumes after it.
- * Used on one context only.
+ * The cursor passes a batch only once this node holds every record of it: a record it refuses
+ * (its clock too far behind the version, a storage error) fails the transfer, which keeps the
+ * change from its cutover, says why in its progress, and is tried again from the cursor until
+ * the cause is gone. The sources drop their copies only after the cutover, so nothing a receiver
+ * refused is lost. Used on one context only.
  */
 final class TransferSession implements RangeSource.Listener {
   private static final System.Logger LOG = System.getLogger(TransferSession.class.getName());
   private static final int BATCH_RECORDS = 256;
+  /** A failure that repeats every retry is logged again only this often. */
+  private static final long REPEAT_WARNING_MS = 30_000;
 
   private final long epoch;
   private final NodeUrl source;
@@ -51,13 +57,14 @@ final class TransferSession implements RangeSource.Listener {
   private byte[] after;
   private long records;
   private long bytes;
-  private long skipped;
+  private long refused;
   private long recordsAtOpen;
   private long bytesAtOpen;
   private long recordsAnnounced = -1;
   private long bytesAnnounced = -1;
   private long retryAt;
   private String lastError;
+  private long warnedAt;
 
   TransferSession(long epoch, NodeUrl source, NodeUrl receiver, HttpClient client, StorageService storage,
                   MetaStore meta, HybridLogicalClock clock, Throttle throttle, String secret, int maxPayloadBytes,
@@ -151,33 +158,34 @@ final class TransferSession implements RangeSource.Listener {
     applying = true;
     long size = batchBytes;
     throttle.acquire(batch.size(), size)
-        .compose(paced -> apply(batch))
+        .compose(paced -> applyAll(batch))
         .compose(applied -> {
           after = batch.get(batch.size() - 1).key();
           records += batch.size();
           bytes += size;
-          return persist(false);
+          return persist(false).recover(e -> Future.failedFuture("cannot store its cursor: " + e.getMessage()));
         })
         .onComplete(done -> {
           applying = false;
           if (done.failed()) {
-            fail("cannot store: " + done.cause().getMessage());
+            fail(done.cause().getMessage());
           } else {
             drain();
           }
         });
   }
 
-  private Future<?> apply(List<RangeEntry> batch) {
+  /** Stores the batch; fails, saying why, unless this node now holds every record of it (or a newer version). */
+  private Future<?> applyAll(List<RangeEntry> batch) {
     List<Future<?>> applied = new ArrayList<>(batch.size());
     for (RangeEntry entry : batch) {
-      // A record too far ahead of this node's clock is left to anti-entropy, not a reason to stall the transfer.
-      applied.add(ForeignRecords.apply(clock, storage, entry.key(), entry.record()).recover(e -> {
-        skipped++;
-        return Future.succeededFuture();
-      }));
+      applied.add(ForeignRecords.apply(clock, storage, entry.key(), entry.record()));
     }
-    return Future.all(applied);
+    return Future.join(applied).recover(failed -> {
+      List<Throwable> causes = applied.stream().filter(Future::failed).map(Future::cause).toList();
+      refused += causes.size();
+      return Future.failedFuture(TransferRefusal.describe(receiver, causes, batch.size()));
+    });
   }
 
   private void finish() {
@@ -196,12 +204,17 @@ final class TransferSession implements RangeSource.Listener {
     if (closed || state == TransferProgress.State.DONE) {
       return;
     }
+    long now = wallClock.millis();
+    boolean news = !reason.equals(lastError) || now - warnedAt >= REPEAT_WARNING_MS;
     state = TransferProgress.State.FAILED;
     lastError = reason;
-    retryAt = wallClock.millis() + TransferReceiver.RETRY_MS;
+    retryAt = now + TransferReceiver.RETRY_MS;
     closeStream();
-    LOG.log(System.Logger.Level.WARNING, "transfer from " + source + " failed after " + records + " records, "
-        + "retrying from its cursor: " + reason);
+    if (news) {
+      warnedAt = now;
+      LOG.log(System.Logger.Level.WARNING, "transfer from " + source + " failed after " + records + " records, "
+          + "retrying from its cursor every " + TransferReceiver.RETRY_MS + " ms: " + reason);
+    }
   }
 
   void close() {
@@ -259,7 +272,7 @@ final class TransferSession implements RangeSource.Listener {
     return "transfer from " + source + " to " + receiver + " (epoch " + epoch + "): " + Topology.name(state) + ", "
         + records + (remaining < 0 ? "" : " of " + (records + remaining)) + " records, " + bytes
         + (remaining < 0 ? "" : " of " + (bytes + progress.getLong("bytesRemaining"))) + " bytes"
-        + (skipped > 0 ? ", " + skipped + " left to anti-entropy" : "");
+        + (refused > 0 ? ", " + refused + " refused so far (" + lastError + ")" : "");
   }
 
   private static long parse(String header) {

@@ -7,10 +7,21 @@ package io.quorumkv.versioning;
  */
 public final class ClockException extends RuntimeException {
   private final boolean waitsForLease;
+  private final long aheadMs;
 
   ClockException(String message, boolean waitsForLease) {
+    this(message, waitsForLease, 0);
+  }
+
+  ClockException(String message, boolean waitsForLease, long aheadMs) {
     super(message, null, false, false);
     this.waitsForLease = waitsForLease;
+    this.aheadMs = aheadMs;
+  }
+
+  /** How far the refused version was ahead of this node's wall clock, in millis; 0 when that was not the cause. */
+  public long aheadMs() {
+    return aheadMs;
   }
 
   /** The version was refused only because the persisted lease does not cover it yet. */

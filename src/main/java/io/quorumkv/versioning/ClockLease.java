@@ -42,13 +42,15 @@ public final class ClockLease {
 
   /**
    * How long a start must wait before its clock may issue versions, given the persisted bound:
-   * after a crash the bound is up to {@link #LEASE_MS} ahead of the wall clock, and a clock
-   * started there would, for those seconds, issue versions ahead of every other node's, whose
-   * writes would beat later writes coordinated elsewhere. A larger gap means the wall clock
-   * stepped back: waiting would not help, and the clock simply starts above the bound.
+   * after a crash the bound is up to {@link #LEASE_MS} ahead of the wall clock, plus the offset
+   * by which a peer's versions may have pushed the clock ahead ({@code maxClockOffsetMs}), and a
+   * clock started there would, for those seconds, issue versions ahead of every other node's,
+   * which the others refuse and whose writes would beat later writes coordinated elsewhere. A
+   * larger gap means the wall clock stepped back: waiting would not help, and the clock simply
+   * starts above the bound.
    */
-  public static long waitBeforeStartMs(long persistedBound, long wallMillis) {
+  public static long waitBeforeStartMs(long persistedBound, long wallMillis, long maxClockOffsetMs) {
     long aheadMs = HybridLogicalClock.millisOf(persistedBound) - wallMillis;
-    return aheadMs <= 0 || aheadMs > LEASE_MS ? 0 : aheadMs + 1;
+    return aheadMs <= 0 || aheadMs > LEASE_MS + maxClockOffsetMs ? 0 : aheadMs + 1;
   }
 }

@@ -112,7 +112,7 @@ public final class HybridLogicalClock {
     if (aheadMs > maxOffsetMs && version > last.get()) {
       refusedAhead.increment();
       throw new ClockException("version " + version + " is " + aheadMs + " ms ahead of this node's clock"
-          + " (maxClockOffsetMs " + maxOffsetMs + ")", false);
+          + " (maxClockOffsetMs " + maxOffsetMs + ")", false, aheadMs);
     }
   }
 

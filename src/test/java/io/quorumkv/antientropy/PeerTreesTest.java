@@ -50,7 +50,7 @@ class PeerTreesTest {
       store.purge(new byte[0], Integer.MAX_VALUE, Long.MAX_VALUE, 0, PurgeGate.GRACE_ONLY);
 
       PeerTrees rebuilt = new PeerTrees(node(1), CLUSTER);
-      rebuilt.reshape(CLUSTER, new RecordIndex(database)::forEach);
+      rebuilt.reshape(1, CLUSTER, new RecordIndex(database)::forEach);
       for (NodeUrl peer : List.of(node(2), node(3))) {
         assertNotEquals(0, live.tree(peer).root(), "the tree with " + peer + " holds records");
         assertEquals(rebuilt.tree(peer).root(), live.tree(peer).root());

@@ -143,7 +143,8 @@ final class ValidRequests {
    * so every such request names a peer it does not know (400): what is fuzzed is the parsing.
    */
   private static RequestParts peer(Random random, RequestParts parts) {
-    return parts.param("peer", "http://127.0.0." + (1 + random.nextInt(3)) + ":" + (8080 + random.nextInt(3)));
+    return parts.param("peer", "http://127.0.0." + (1 + random.nextInt(3)) + ":" + (8080 + random.nextInt(3)))
+        .param("epoch", Integer.toString(random.nextInt(3)));
   }
 
   private static RequestParts withIndexes(Random random, RequestParts post, int bound) {
