@@ -1,6 +1,8 @@
 package io.quorumkv;
 
 import io.quorumkv.admin.AdminApi;
+import io.quorumkv.admission.Admission;
+import io.quorumkv.admission.OutOfMemoryExit;
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.Confirmations;
 import io.quorumkv.antientropy.PeerTrees;
@@ -168,6 +170,7 @@ public final class Node {
   private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, TopologyBoard board,
                               InstantSource wallClock,
                               UnaryOperator<Store> storeLayer, NodeMetrics metrics, Promise<Node> started) {
+    OutOfMemoryExit.install(vertx);
     List<Context> workers = StorageVerticle.newContextRegistry();
     Future<Node> deployed = vertx.executeBlocking(() -> OpenedStorage.open(config, storeLayer, wallClock))
         .compose(opened -> startClock(vertx, opened, wallClock, config.maxClockOffsetMs())
@@ -331,10 +334,12 @@ public final class Node {
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
     List<RouteMount> mounts = List.of(metrics, admin, new MembershipAdmin(topology, config.adminToken()),
         new Dashboard(config.adminToken() != null));
+    Admission admission = Admission.forHeap(Runtime.getRuntime().maxMemory());
     ApiContext api = new ApiContext(config, storage, clock, topology, liveNodes, hints,
         readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx),
-        metrics.requests());
+        metrics.requests(), admission);
     metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);
+    metrics.bindAdmission(admission);
     warnAboutResurrection();
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)

@@ -1,5 +1,7 @@
 package io.quorumkv.admin;
 
+import io.quorumkv.admission.Admission;
+import io.quorumkv.admission.ByteBudget;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -184,6 +186,24 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   }
 
   /** Registers the convergence and RocksDB series of a started node. */
+  /** Requests refused per reason, and the bytes each budget holds. */
+  public void bindAdmission(Admission admission) {
+    for (Admission.Reason reason : Admission.Reason.values()) {
+      FunctionCounter.builder("quorumkv_requests_shed", admission, a -> a.shedCount(reason))
+          .tag("reason", reason.label())
+          .description("client requests refused with 503 before their work began, by the bound they met")
+          .register(registry);
+    }
+    Gauge.builder("quorumkv_admission_bytes", admission.clientBodies(), ByteBudget::used).tag("budget", "client")
+        .description("bytes of request bodies held in memory").register(registry);
+    Gauge.builder("quorumkv_admission_bytes", admission.peerBatches(), ByteBudget::used).tag("budget", "peer")
+        .register(registry);
+    Gauge.builder("quorumkv_admission_limit_bytes", admission.clientBodies(), ByteBudget::limit).tag("budget", "client")
+        .register(registry);
+    Gauge.builder("quorumkv_admission_limit_bytes", admission.peerBatches(), ByteBudget::limit).tag("budget", "peer")
+        .register(registry);
+  }
+
   public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair,
                    HybridLogicalClock clock, AntiEntropy antiEntropy, PurgeSweep sweep) {
     MeterRegistry r = registry;

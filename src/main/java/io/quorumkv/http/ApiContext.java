@@ -1,5 +1,6 @@
 package io.quorumkv.http;
 
+import io.quorumkv.admission.Admission;
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.cluster.LiveNodes;
@@ -25,10 +26,12 @@ import java.util.List;
  * @param topology    the agreed topology, as this node last saw it
  * @param keyLocks    serialize the conditional writes this node runs as a key's first replica
  * @param requests    told of every request answered (rate and latency by route, method, status)
+ * @param admission   the bounds on what the node takes on at once
  */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, ClusterTopology topology,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
                          List<RouteMount> mounts, InstantSource wallClock, TreeService trees,
-                         AntiEntropy antiEntropy, KeyLocks keyLocks, RequestMetrics requests) {
+                         AntiEntropy antiEntropy, KeyLocks keyLocks, RequestMetrics requests,
+                         Admission admission) {
 }

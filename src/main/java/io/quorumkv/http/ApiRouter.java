@@ -56,7 +56,8 @@ public final class ApiRouter {
     router.route().handler(new RequestTiming(api.requests()));
 
     router.get(ENTITY).handler(guarded(entity::get));
-    router.put(ENTITY).handler(bodyHandler(config)).handler(guarded(entity::put));
+    router.put(ENTITY).handler(RawBodyHandler.forClients(config.maxBodyBytes(), api.admission()))
+        .handler(guarded(entity::put));
     router.delete(ENTITY).handler(guarded(entity::delete));
     router.route(ENTITY).handler(ApiErrors.methodNotAllowed("GET, PUT, DELETE"));
 
@@ -73,18 +74,21 @@ public final class ApiRouter {
 
     router.route(InternalProtocol.RECORD_PATH).handler(internal::authorize);
     router.get(InternalProtocol.RECORD_PATH).handler(guarded(internal::read));
-    router.put(InternalProtocol.RECORD_PATH).handler(bodyHandler(config)).handler(guarded(internal::write));
+    router.put(InternalProtocol.RECORD_PATH).handler(peerBodies(config.maxBodyBytes(), api))
+        .handler(guarded(internal::write));
     router.route(InternalProtocol.RECORD_PATH).handler(ApiErrors.methodNotAllowed("GET, PUT"));
     router.route(InternalProtocol.CONDITIONAL_PATH).handler(internal::authorize);
-    router.put(InternalProtocol.CONDITIONAL_PATH).handler(bodyHandler(config)).handler(guarded(entity::putForwarded));
+    router.put(InternalProtocol.CONDITIONAL_PATH).handler(peerBodies(config.maxBodyBytes(), api))
+        .handler(guarded(entity::putForwarded));
     router.delete(InternalProtocol.CONDITIONAL_PATH).handler(guarded(entity::deleteForwarded));
     router.route(InternalProtocol.CONDITIONAL_PATH).handler(ApiErrors.methodNotAllowed("PUT, DELETE"));
     router.route(InternalProtocol.STREAM_PATH).handler(internal::authorize);
     router.get(InternalProtocol.STREAM_PATH).handler(
-        new BatchStreamHandler(internal, config.maxBodyBytes() + BATCH_OVERHEAD_BYTES)::upgrade);
+        new BatchStreamHandler(internal, config.maxBodyBytes() + BATCH_OVERHEAD_BYTES,
+            api.admission().peerBatches())::upgrade);
     router.route(InternalProtocol.STREAM_PATH).handler(ApiErrors.methodNotAllowed("GET"));
     router.route(InternalProtocol.BATCH_PATH).handler(internal::authorize);
-    router.post(InternalProtocol.BATCH_PATH).handler(new RawBodyHandler(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES))
+    router.post(InternalProtocol.BATCH_PATH).handler(peerBodies(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES, api))
         .handler(guarded(internal::batch));
     router.route(InternalProtocol.BATCH_PATH).handler(ApiErrors.methodNotAllowed("POST"));
 
@@ -103,7 +107,7 @@ public final class ApiRouter {
     router.route(TreeProtocol.TREE_PATH).handler(ApiErrors.methodNotAllowed("GET"));
     for (String path : List.of(TreeProtocol.SEGMENTS_PATH, TreeProtocol.KEYS_PATH, TreeProtocol.DONE_PATH)) {
       router.route(path).handler(internal::authorize);
-      router.post(path).handler(new RawBodyHandler(TreeProtocol.MAX_REQUEST_BYTES));
+      router.post(path).handler(peerBodies(TreeProtocol.MAX_REQUEST_BYTES, api));
     }
     router.post(TreeProtocol.SEGMENTS_PATH).handler(guarded(tree::segments));
     router.post(TreeProtocol.KEYS_PATH).handler(guarded(tree::keys));
@@ -122,8 +126,8 @@ public final class ApiRouter {
     return router;
   }
 
-  private static RawBodyHandler bodyHandler(NodeConfig config) {
-    return new RawBodyHandler(config.maxBodyBytes());
+  private static RawBodyHandler peerBodies(long limit, ApiContext api) {
+    return RawBodyHandler.forPeers(limit, api.admission());
   }
 
   /** Runs the handler, answering any exception it throws while parsing the request. */

@@ -2,7 +2,9 @@ package io.quorumkv.replication;
 
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.parsetools.RecordParser;
+import io.vertx.core.streams.WriteStream;
+
+import java.util.List;
 
 /**
  * The frames of a batch stream ({@link InternalProtocol#STREAM_PATH}): a 4-byte length, then that
@@ -12,7 +14,7 @@ import io.vertx.core.parsetools.RecordParser;
  */
 public final class BatchFrames {
   static final int LENGTH_BYTES = 4;
-  static final int ID_BYTES = 8;
+  public static final int ID_BYTES = 8;
 
   private BatchFrames() {
   }
@@ -24,8 +26,37 @@ public final class BatchFrames {
   }
 
   public static Buffer frame(long id, Buffer payload) {
-    return Buffer.buffer(LENGTH_BYTES + ID_BYTES + payload.length())
-        .appendInt(ID_BYTES + payload.length()).appendLong(id).appendBuffer(payload);
+    return Buffer.buffer(LENGTH_BYTES + ID_BYTES + payload.length()).appendBuffer(header(id, payload))
+        .appendBuffer(payload);
+  }
+
+  /** Writes a frame as its header and then its payload, so that a large payload is not copied again. */
+  public static void write(WriteStream<Buffer> out, long id, Buffer payload) {
+    write(out, id, List.of(payload));
+  }
+
+  /** Writes a frame whose payload comes in parts, each as it is (a large value wrapped, not copied). */
+  public static void write(WriteStream<Buffer> out, long id, List<Buffer> payload) {
+    out.write(header(id, payload.stream().mapToInt(Buffer::length).sum()));
+    payload.forEach(out::write);
+  }
+
+  private static Buffer header(long id, Buffer payload) {
+    return header(id, payload.length());
+  }
+
+  private static Buffer header(long id, int payloadLength) {
+    return Buffer.buffer(LENGTH_BYTES + ID_BYTES).appendInt(ID_BYTES + payloadLength).appendLong(id);
+  }
+
+  /** Lets a frame of a given length be read now, or not yet. */
+  @FunctionalInterface
+  public interface Gate {
+    /** Every frame may be read at once. */
+    Gate OPEN = length -> true;
+
+    /** Whether a frame of {@code length} bytes may be read now; if so, it counts as taken until its reader says. */
+    boolean tryAdmit(int length);
   }
 
   /**
@@ -33,32 +64,25 @@ public final class BatchFrames {
    * above {@code maxFrameBytes} is malformed: {@code onMalformed} gets why, and nothing after it is read.
    */
   public static Handler<Buffer> reader(int maxFrameBytes, FrameHandler onFrame, Handler<String> onMalformed) {
-    RecordParser parser = RecordParser.newFixed(LENGTH_BYTES);
-    parser.handler(new Handler<>() {
-      private boolean expectingLength = true;
-      private boolean broken;
+    return new FrameReader(maxFrameBytes, Gate.OPEN, null, onFrame, onMalformed);
+  }
 
-      @Override
-      public void handle(Buffer bytes) {
-        if (broken) {
-          return;
-        }
-        if (expectingLength) {
-          int length = bytes.getInt(0);
-          if (length < ID_BYTES || length > maxFrameBytes) {
-            broken = true;
-            onMalformed.handle("frame of " + length + " bytes, expected " + ID_BYTES + " to " + maxFrameBytes);
-            return;
-          }
-          expectingLength = false;
-          parser.fixedSizeMode(length);
-        } else {
-          expectingLength = true;
-          parser.fixedSizeMode(LENGTH_BYTES);
-          onFrame.frame(bytes.getLong(0), bytes.getBuffer(ID_BYTES, bytes.length()));
-        }
-      }
-    });
-    return parser;
+  /**
+   * {@link #reader(int, FrameHandler, Handler)}, reading a frame only once {@code gate} admits its
+   * length: until then {@code source} is paused, and asked again every {@link FrameReader#RETRY_MS}.
+   * Each frame is read into a buffer of its exact size, never grown or copied.
+   */
+  public static Handler<Buffer> reader(int maxFrameBytes, Gate gate, PausableSource source, FrameHandler onFrame,
+                                       Handler<String> onMalformed) {
+    return new FrameReader(maxFrameBytes, gate, source, onFrame, onMalformed);
+  }
+
+  /** What a gated reader pauses and resumes, and the timer it retries on. */
+  public interface PausableSource {
+    void pause();
+
+    void resume();
+
+    void later(long delayMs, Runnable action);
   }
 }

@@ -12,6 +12,7 @@ import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.net.NetSocket;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -68,11 +69,12 @@ final class BatchStream {
   }
 
   /**
-   * Sends a batch's encoded operations and completes with the encoded answers; fails after
+   * Sends a batch's encoded operations (in parts, see {@link RecordBatchCodec#encodeOperationsInParts})
+   * and completes with the encoded answers; fails after
    * {@code timeoutMs} (a {@link TimeoutException}), when the connection closes first, or with
    * {@link UpgradeRefusedException}. Completes on this stream's context.
    */
-  Future<Buffer> exchange(Buffer operations, long timeoutMs) {
+  Future<Buffer> exchange(List<Buffer> operations, long timeoutMs) {
     Promise<Buffer> answer = context.promise();
     onContext(() -> start(operations, timeoutMs, answer));
     return answer.future();
@@ -96,7 +98,7 @@ final class BatchStream {
     }
   }
 
-  private void start(Buffer operations, long timeoutMs, Promise<Buffer> answer) {
+  private void start(List<Buffer> operations, long timeoutMs, Promise<Buffer> answer) {
     long id = nextId++;
     lastUsedNanos = System.nanoTime();
     Exchange exchange = new Exchange(answer, context.setTimer(timeoutMs, fired -> {
@@ -111,7 +113,7 @@ final class BatchStream {
         finish(id, null, connected.cause());
       } else if (inFlight.containsKey(id)) {
         exchange.socket = connected.result();
-        exchange.socket.write(BatchFrames.frame(id, operations));
+        BatchFrames.write(exchange.socket, id, operations);
       }
     });
   }
@@ -162,7 +164,7 @@ final class BatchStream {
       // A lost answer needs no handling: the batch's timer forgets it, and a dead connection closes on its own.
       long idleCheck = context.setPeriodic(Math.max(1, keepAliveMs / 2), tick -> {
         if (inFlight.isEmpty() && System.nanoTime() - lastUsedNanos > keepAliveMs * 1_000_000) {
-          start(Buffer.buffer(), upgradeTimeoutMs, context.promise());
+          start(List.of(), upgradeTimeoutMs, context.promise());
         }
       });
       socket.closeHandler(closed -> {

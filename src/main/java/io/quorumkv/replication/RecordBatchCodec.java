@@ -1,7 +1,9 @@
 package io.quorumkv.replication;
 
+import io.netty.buffer.Unpooled;
 import io.quorumkv.storage.Record;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -30,6 +32,8 @@ public final class RecordBatchCodec {
   private static final int RECORD_HEADER_BYTES = 8 + 1 + 8 + 2 + 4;
   /** An answer's bytes beyond its value: its kind and record header, or a failure message (short, ours). */
   static final int MAX_ANSWER_OVERHEAD_BYTES = 4096;
+  /** Values at least this large go out wrapped rather than copied into the batch. */
+  static final int WRAPPED_VALUE_BYTES = 64 * 1024;
 
   private RecordBatchCodec() {
   }
@@ -78,6 +82,35 @@ public final class RecordBatchCodec {
       }
     }
     return out;
+  }
+
+  /**
+   * {@link #encodeOperations} as a list of parts to be sent one after the other: values of
+   * {@link #WRAPPED_VALUE_BYTES} or more are wrapped as they are instead of copied, so that a
+   * large value sent to several replicas takes no more heap than it already did.
+   */
+  public static List<Buffer> encodeOperationsInParts(List<Operation> operations) {
+    List<Buffer> parts = new ArrayList<>();
+    Buffer out = Buffer.buffer();
+    for (Operation operation : operations) {
+      out.appendByte(operation.isRead() ? READ : WRITE).appendInt(operation.key().length).appendBytes(operation.key());
+      if (operation.isRead()) {
+        continue;
+      }
+      Record record = operation.record();
+      if (record.value().length < WRAPPED_VALUE_BYTES) {
+        appendRecord(out, record);
+      } else {
+        appendRecordHeader(out, record);
+        parts.add(out);
+        parts.add(BufferInternal.buffer(Unpooled.wrappedBuffer(record.value())));
+        out = Buffer.buffer();
+      }
+    }
+    if (out.length() > 0 || parts.isEmpty()) {
+      parts.add(out);
+    }
+    return parts;
   }
 
   /** A request body holds more operations than the reader takes. */
@@ -157,8 +190,12 @@ public final class RecordBatchCodec {
   }
 
   private static void appendRecord(Buffer out, Record record) {
-    out.appendLong(record.version()).appendByte(record.tombstone() ? (byte) 1 : 0).appendLong(record.expiresAt())
-        .appendUnsignedShort(record.replicas()).appendInt(record.value().length).appendBytes(record.value());
+    appendRecordHeader(out, record).appendBytes(record.value());
+  }
+
+  private static Buffer appendRecordHeader(Buffer out, Record record) {
+    return out.appendLong(record.version()).appendByte(record.tombstone() ? (byte) 1 : 0)
+        .appendLong(record.expiresAt()).appendUnsignedShort(record.replicas()).appendInt(record.value().length);
   }
 
   /** Reads a body front to back, refusing to read past its end. */

@@ -30,7 +30,9 @@ import java.util.concurrent.TimeoutException;
  * Only when a full batch is waiting does another leave beside the one in flight, up to
  * {@link #MAX_IN_FLIGHT}.
  *
- * <p>Every operation fails after {@code timeoutMs} from when it was asked for, waiting included.
+ * <p>Every operation fails after {@code timeoutMs} from when it was asked for, waiting included,
+ * plus the time its bytes take at {@link #SLOWEST_BYTES_PER_MS}: a value at the 16 MiB limit has
+ * four seconds more to cross the wire and reach the replica's disk than a small one.
  */
 public final class RemoteReplica implements Replica {
   static final int MAX_IN_FLIGHT = 4;
@@ -38,6 +40,8 @@ public final class RemoteReplica implements Replica {
   /** A batch stops taking operations past this size (a single larger one still goes, alone). */
   static final int MAX_BATCH_BYTES = 1 << 20;
   static final long STREAM_RETRY_MS = 60_000;
+  /** The slowest a replica is expected to take in a write's bytes (4 MiB/s): what a large value adds to its timeout. */
+  static final long SLOWEST_BYTES_PER_MS = 4 * 1024 * 1024 / 1000;
 
   private final Vertx vertx;
   private final NodeUrl node;
@@ -102,7 +106,7 @@ public final class RemoteReplica implements Replica {
   private Future<Answer> ask(Operation operation) {
     PromiseInternal<Answer> answer = ((ContextInternal) vertx.getOrCreateContext()).promise();
     synchronized (this) {
-      waiting.add(new Waiting(operation, System.nanoTime() + timeoutMs * 1_000_000, answer));
+      waiting.add(new Waiting(operation, System.nanoTime() + timeoutMsFor(operation) * 1_000_000, answer));
       waitingBytes += operation.encodedSize();
     }
     sendWhatMayLeave();
@@ -140,6 +144,11 @@ public final class RemoteReplica implements Replica {
     return batch;
   }
 
+  /** The replica timeout, and the time the operation's bytes may take on top of it. */
+  private long timeoutMsFor(Operation operation) {
+    return timeoutMs + operation.encodedSize() / SLOWEST_BYTES_PER_MS;
+  }
+
   /** Sends batches while {@link #nextBatch} lets one leave. */
   private void sendWhatMayLeave() {
     while (true) {
@@ -159,7 +168,7 @@ public final class RemoteReplica implements Replica {
       post(batch);
       return;
     }
-    stream.exchange(encode(batch), remainingMs(batch)).onComplete(done -> {
+    stream.exchange(RecordBatchCodec.encodeOperationsInParts(operationsOf(batch)), remainingMs(batch)).onComplete(done -> {
       if (done.failed() && done.cause() instanceof BatchStream.UpgradeRefusedException) {
         streamRefused();
         post(batch);
@@ -171,7 +180,11 @@ public final class RemoteReplica implements Replica {
   }
 
   private static Buffer encode(List<Waiting> batch) {
-    return RecordBatchCodec.encodeOperations(batch.stream().map(Waiting::operation).toList());
+    return RecordBatchCodec.encodeOperations(operationsOf(batch));
+  }
+
+  private static List<Operation> operationsOf(List<Waiting> batch) {
+    return batch.stream().map(Waiting::operation).toList();
   }
 
   /** The batch may wait no longer than its most pressed operation. */

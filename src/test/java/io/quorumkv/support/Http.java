@@ -22,6 +22,11 @@ public final class Http {
     this.base = base;
   }
 
+  /** The node's base url, such as {@code http://127.0.0.1:8080}. */
+  public String base() {
+    return base;
+  }
+
   public static String encode(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }

@@ -63,7 +63,7 @@ public final class NodeProcess implements AutoCloseable {
   private static NodeProcess start(Path logFile, FakeClock clock, String classpath, List<String> jvmOptions,
                                    String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m"));
+        "-Xmx256m", "-XX:+ExitOnOutOfMemoryError"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", classpath, "io.quorumkv.Main"));
     command.addAll(List.of(args));

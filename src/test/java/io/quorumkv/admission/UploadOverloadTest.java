@@ -1,0 +1,244 @@
+package io.quorumkv.admission;
+
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.support.Http;
+import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.RawHttp;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Issue 42: many clients uploading values at the size limit at once must not take a node down.
+ * Nodes at {@code -Xmx128m} (the performance targets' heap) take 16, then 48 uploads of 16 MiB
+ * at once: every answer is {@code 201} or {@code 503} with {@code Retry-After}, every {@code 201}
+ * reads back whole, {@code /v0/status} answers within a second throughout, and the node serves
+ * normally right after. Before the byte budget a node at 256 MiB answered none of 16 such
+ * uploads, logged {@code OutOfMemoryError} hundreds of times and never answered again.
+ */
+class UploadOverloadTest {
+  private static final int VALUE_BYTES = (int) NodeConfig.DEFAULT_MAX_BODY_BYTES;
+  private static final List<String> SMALL_HEAP = List.of("-Xms128m", "-Xmx128m");
+  private static final Duration UPLOAD_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration STATUS_DEADLINE = Duration.ofSeconds(1);
+  private static final long PROBE_EVERY_MS = 100;
+  private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+  private static final byte[] VALUE = new byte[VALUE_BYTES];
+
+  static {
+    new Random(42).nextBytes(VALUE);
+  }
+
+  @TempDir
+  Path dir;
+  private NodeProcess single;
+  private ProcessCluster cluster;
+
+  @AfterEach
+  void stop() {
+    if (single != null) {
+      single.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aSingleNodeShedsTheUploadsItCannotHold() throws Exception {
+    Path conf = NodeProcess.writeConf(dir, "node.json", new JsonObject().put("url", "http://127.0.0.1:0")
+        .put("dataDir", NodeProcess.jsonPath(dir.resolve("data"))).encode());
+    single = NodeProcess.launchWithConfig(conf, dir.resolve("node.log"), null, SMALL_HEAP);
+    single.awaitReady(Duration.ofSeconds(60));
+    List<Http> nodes = List.of(single.http());
+    uploadAtOnce(nodes, 16, "single-16-");
+    uploadAtOnce(nodes, 48, "single-48-");
+    assertTrue(single.isAlive(), "the node is still running");
+  }
+
+  @Test
+  void aClusterShedsTheUploadsItCannotHold() throws Exception {
+    cluster = ProcessCluster.start(new ProcessCluster.Options(3).jvmOptions(SMALL_HEAP.toArray(String[]::new))
+        .startTimeout(Duration.ofSeconds(120)), dir);
+    List<Http> nodes = List.of(cluster.http(0), cluster.http(1), cluster.http(2));
+    try {
+      uploadAtOnce(nodes, 16, "cluster-16-");
+      uploadAtOnce(nodes, 48, "cluster-48-");
+    } catch (AssertionError failure) {
+      Path kept = Files.createDirectories(Path.of("target", "upload-overload-logs"));
+      for (int node = 0; node < 3; node++) {
+        Files.writeString(kept.resolve("node-" + node + ".log"), cluster.log(node));
+      }
+      throw failure;
+    }
+    for (int node = 0; node < 3; node++) {
+      assertTrue(cluster.running(node), "node " + node + " is still running");
+    }
+  }
+
+  /** Sends {@code uploads} PUTs of VALUE at once, spread over the nodes, and checks what the issue asks. */
+  private void uploadAtOnce(List<Http> nodes, int uploads, String prefix) throws Exception {
+    ExecutorService senders = Executors.newFixedThreadPool(uploads);
+    StatusProbe probe = new StatusProbe(nodes);
+    Thread probing = new Thread(probe, "status-probe");
+    probing.start();
+    List<Future<Answer>> answers = new ArrayList<>();
+    try {
+      for (int i = 0; i < uploads; i++) {
+        Http node = nodes.get(i % nodes.size());
+        String key = prefix + i;
+        // Half the clients ask for 100 Continue first, as curl does for large bodies, half send at once.
+        boolean expecting = i % 2 == 0;
+        answers.add(senders.submit(() -> expecting ? uploadExpectingContinue(node, key) : upload(node, key)));
+      }
+      Map<Integer, Integer> statuses = new TreeMap<>();
+      List<Integer> stored = new ArrayList<>();
+      for (int i = 0; i < uploads; i++) {
+        Answer answer = answers.get(i).get();
+        statuses.merge(answer.status(), 1, Integer::sum);
+        if (answer.status() == 201) {
+          stored.add(i);
+        } else if (answer.status() == 503) {
+          assertEquals("1", answer.retryAfter(), "a 503 says when to retry");
+        } else {
+          fail(prefix + i + " answered " + answer.status() + ": " + answer.body());
+        }
+      }
+      System.out.printf(Locale.ROOT, "%s%d uploads of %d MiB: %s; slowest /v0/status %d ms%n", prefix, uploads,
+          VALUE_BYTES >> 20, statuses, probe.slowestMillis());
+      assertTrue(!stored.isEmpty(), "at least one upload is taken: " + statuses);
+      probe.stop();
+      probing.join();
+      assertEquals(List.of(), probe.failures(), "/v0/status answers within " + STATUS_DEADLINE.toMillis() + " ms");
+      for (int i : stored) {
+        HttpResponse<byte[]> read = nodes.get((i + 1) % nodes.size()).get("/v0/entity?id=" + prefix + i);
+        assertEquals(200, read.statusCode(), prefix + i + " was acknowledged");
+        assertTrue(Arrays.equals(VALUE, read.body()), prefix + i + " reads back whole");
+      }
+      for (Http node : nodes) {
+        assertEquals(201, node.put("/v0/entity?id=" + prefix + "after", "small").statusCode(), "serves writes after");
+        assertEquals("small", Http.text(node.get("/v0/entity?id=" + prefix + "after")));
+      }
+    } finally {
+      probe.stop();
+      senders.shutdownNow();
+    }
+  }
+
+  private record Answer(int status, String retryAfter, String body) {
+  }
+
+  private static Answer upload(Http node, String key) throws IOException, InterruptedException {
+    HttpResponse<String> answer = CLIENT.send(HttpRequest.newBuilder(URI.create(node.base() + "/v0/entity?id=" + key))
+        .timeout(UPLOAD_TIMEOUT).PUT(HttpRequest.BodyPublishers.ofByteArray(VALUE)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return new Answer(answer.statusCode(), answer.headers().firstValue("Retry-After").orElse(null), answer.body());
+  }
+
+  /**
+   * Sends the headers with {@code Expect: 100-continue} and the body only once the node says
+   * {@code 100 Continue} (over a plain socket: the JDK 17 client waits forever for a final answer
+   * that comes instead of the 100).
+   */
+  private static Answer uploadExpectingContinue(Http node, String key) throws IOException {
+    int port = URI.create(node.base()).getPort();
+    try (RawHttp http = new RawHttp(port).timeout((int) UPLOAD_TIMEOUT.toMillis())) {
+      http.send("PUT /v0/entity?id=" + key + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + VALUE.length
+          + "\r\nExpect: 100-continue\r\n\r\n");
+      RawHttp.Response head = http.readHeadOnly();
+      if (head.status() == 100) {
+        http.send(VALUE);
+        RawHttp.Response answer = http.readResponse();
+        return new Answer(answer.status(), answer.headers().get("retry-after"), answer.bodyText());
+      }
+      int length = Integer.parseInt(head.headers().getOrDefault("content-length", "0"));
+      String body = new String(http.input().readNBytes(length), java.nio.charset.StandardCharsets.UTF_8);
+      return new Answer(head.status(), head.headers().get("retry-after"), body);
+    }
+  }
+
+  /** Asks every node for /v0/status every 100 ms while uploads run; remembers the slowest answer and any too slow. */
+  private static final class StatusProbe implements Runnable {
+    private final List<Http> nodes;
+    private final List<String> failures = new ArrayList<>();
+    private final AtomicLong slowest = new AtomicLong();
+    private volatile boolean stopped;
+
+    StatusProbe(List<Http> nodes) {
+      this.nodes = nodes;
+    }
+
+    @Override
+    public void run() {
+      while (!stopped) {
+        for (Http node : nodes) {
+          long start = System.nanoTime();
+          String outcome;
+          try {
+            HttpResponse<Void> answer = CLIENT.send(HttpRequest.newBuilder(URI.create(node.base() + "/v0/status"))
+                .timeout(STATUS_DEADLINE).build(), HttpResponse.BodyHandlers.discarding());
+            outcome = answer.statusCode() == 200 ? null : "answered " + answer.statusCode();
+          } catch (IOException e) {
+            outcome = e.toString();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          long millis = (System.nanoTime() - start) / 1_000_000;
+          slowest.accumulateAndGet(millis, Math::max);
+          if (outcome != null || millis > STATUS_DEADLINE.toMillis()) {
+            synchronized (failures) {
+              failures.add(node.base() + ": " + (outcome == null ? millis + " ms" : outcome));
+            }
+          }
+        }
+        try {
+          Thread.sleep(PROBE_EVERY_MS); // the probe's pace
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+
+    void stop() {
+      stopped = true;
+    }
+
+    long slowestMillis() {
+      return slowest.get();
+    }
+
+    List<String> failures() {
+      synchronized (failures) {
+        return List.copyOf(failures);
+      }
+    }
+  }
+}
