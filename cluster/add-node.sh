@@ -33,8 +33,7 @@ silent_limit=$NODE_READY_SECONDS # a JVM starts slowly on a busy machine; once i
 last_answer=$SECONDS
 while :; do
   if ! alive "$pid"; then
-    echo "$name exited (pid $pid), log $(node_log "$name"):" >&2
-    log_tail "$name" >&2
+    node_failure "$name" "exited (pid $pid)" >&2
     rm -f "$NODE_RUN_DIR/$name.pid"
     exit 1
   fi

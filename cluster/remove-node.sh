@@ -48,8 +48,7 @@ while :; do
     if [ "$state" = absent ] && [ "$stage" = stable ]; then break; fi
     # The node stops itself only once it is out of the topology: gone before, it crashed or was stopped.
     if [ -n "$pid" ] && ! alive "$pid" && view=$(cluster_view "http://127.0.0.1:$watcher" "$url") && [ "${view%%$'\t'*}" != absent ]; then
-      echo "$name exited (pid $pid) before it had left, log $(node_log "$name"):" >&2
-      log_tail "$name" >&2
+      node_failure "$name" "exited (pid $pid) before it had left" >&2
       echo "Start it again (cluster/start-node.sh $port, or with its conf) and its transfers resume; if it is gone for good:" >&2
       echo "  curl -X POST 'http://127.0.0.1:$watcher/admin/cluster/remove?url=$url'" >&2
       exit 1

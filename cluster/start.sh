@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the jar and starts the local 3-node cluster (ports 8080-8082) in the background.
+# Starts the local 3-node cluster (ports 8080-8082) in the background, building the jar first when
+# src/ or pom.xml changed since it was built (BUILD=1: always; BUILD=0: never).
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
-(cd "$QKV_ROOT" && mvn -q -B -DskipTests package)
+build_jar_if_stale
 start_nodes "$CONF_DIR" "${PORTS[@]}"
 "$CLUSTER_DIR/status.sh"

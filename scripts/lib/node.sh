@@ -87,16 +87,51 @@ node_start() {
 }
 
 # await_ready NAME URL: waits up to NODE_READY_SECONDS for the node NAME to answer GET URL/v0/status;
-# fails, with the end of its log, if it exits first or does not answer in time.
+# fails, saying why (node_failure), if it exits first or does not answer in time.
 await_ready() {
   local name=$1 url=$2 deadline=$((SECONDS + NODE_READY_SECONDS))
   while [ "$SECONDS" -lt "$deadline" ]; do
     curl -sf -m 2 "$url/v0/status" > /dev/null && { echo "$name ready ($url)"; return 0; }
-    node_pid "$name" > /dev/null || { echo "$name exited: $(tail -n 3 "$(node_log "$name")")" >&2; return 1; }
+    node_pid "$name" > /dev/null || { node_failure "$name" "exited" >&2; return 1; }
     sleep 0.1
   done
-  echo "$name not ready after $NODE_READY_SECONDS s: $(tail -n 3 "$(node_log "$name")")" >&2
+  node_failure "$name" "not ready after $NODE_READY_SECONDS s" >&2
   return 1
+}
+
+# node_failure NAME WHAT: "NAME WHAT: " and the node's own last word on it (its last line starting
+# "quorumkv: ", such as "cannot join the cluster: ..."), then the other last lines of its log.
+node_failure() {
+  local log reason context
+  log=$(node_log "$1")
+  reason=$(grep '^quorumkv: ' "$log" 2> /dev/null | tail -n 1)
+  echo "$1 $2: ${reason:-no reason in its log}"
+  context=$(tail -n 6 "$log" 2> /dev/null | grep -vxF -- "$reason" | tail -n 5)
+  [ -z "$context" ] || printf '  the end of %s:\n%s\n' "$log" "$(sed 's/^/  | /' <<< "$context")"
+}
+
+# build_jar_if_stale: builds target/quorumkv.jar with Maven when it is missing, when a file of
+# src/ or pom.xml is newer than it, or when BUILD=1 (BUILD=0: never); says which.
+build_jar_if_stale() {
+  local jar="$QKV_ROOT/target/quorumkv.jar" why newer
+  if [ "${BUILD:-}" = 0 ]; then
+    echo "not building the jar (BUILD=0)"
+    return 0
+  elif [ "${BUILD:-}" = 1 ]; then
+    why="BUILD=1"
+  elif [ ! -f "$jar" ]; then
+    why="there is no target/quorumkv.jar yet"
+  else
+    newer=$(cd "$QKV_ROOT" && find src pom.xml -newer "$jar" -type f -print -quit)
+    if [ -z "$newer" ]; then
+      echo "target/quorumkv.jar is up to date with src/ and pom.xml: not building it (BUILD=1 builds anyway)"
+      return 0
+    fi
+    why="$newer is newer than target/quorumkv.jar"
+  fi
+  echo "building target/quorumkv.jar ($why)..."
+  # MAVEN_OPTS: Maven's console library otherwise writes colour-reset codes even with -B.
+  (cd "$QKV_ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.noreset=true" mvn -q -B -DskipTests package)
 }
 
 # start_nodes DIR PORT...: starts the nodes of DIR/node-PORT.json, named node-PORT, and waits until

@@ -322,6 +322,16 @@
     renderTransfers(cluster.transfers);
   }
 
+  /** A node's url without its scheme, to keep table columns narrow. */
+  function hostPort(url) {
+    return String(url).replace(/^https?:\/\//, '');
+  }
+
+  /** "sent of total"; while the source still counts what it holds (remaining -1), "sent, counting…". */
+  function fmtProgress(sent, remaining, format) {
+    return remaining < 0 ? format(sent) + ', counting…' : format(sent) + ' of ' + format(sent + remaining);
+  }
+
   /** Transfers (data moving between nodes as they join or leave), when the node reports any. */
   function renderTransfers(transfers) {
     const box = $('transfers');
@@ -329,11 +339,15 @@
       box.replaceChildren(el('p', { class: 'note' }, 'no transfers in progress'));
       return;
     }
-    const columns = [...new Set(transfers.flatMap((t) => Object.keys(t)))];
-    box.replaceChildren(el('table', null,
-      el('thead', null, el('tr', null, ...columns.map((c) => el('th', null, c)))),
-      el('tbody', null, ...transfers.map((t) => el('tr', null,
-        ...columns.map((c) => el('td', null, typeof t[c] === 'object' ? JSON.stringify(t[c]) : t[c])))))));
+    box.replaceChildren(el('table', { class: 'transfers' },
+      el('thead', null, el('tr', null, el('th', null, 'from → to'), el('th', null, 'state'),
+        el('th', { class: 'num' }, 'records'), el('th', { class: 'num' }, 'bytes'))),
+      el('tbody', null, ...transfers.map((t) => el('tr',
+        { 'data-from': t.from, 'data-to': t.to, title: 'topology epoch ' + t.epoch },
+        el('td', null, hostPort(t.from) + ' → ' + hostPort(t.to)),
+        el('td', { class: 'state' }, t.state, t.lastError ? el('div', { class: 'note error' }, t.lastError) : null),
+        el('td', { class: 'num records' }, fmtProgress(t.recordsSent, t.recordsRemaining, fmtCount)),
+        el('td', { class: 'num bytes' }, fmtProgress(t.bytesSent, t.bytesRemaining, fmtBytes)))))));
   }
 
   async function pollCluster() {

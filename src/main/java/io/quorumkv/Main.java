@@ -1,8 +1,10 @@
 package io.quorumkv;
 
+import io.quorumkv.admin.FlameGraphCommand;
 import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.ConfigLoader;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.topology.Topology;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -13,9 +15,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Main {
   private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]\n"
-      + "       java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]   (load tool; bench alone for its options)";
+      + "       java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]   (load tool; bench alone for its options)\n"
+      + "       java -jar quorumkv.jar flame cpu|alloc|lock|wall FILE.jfr PAGE.html   (a JFR recording's flame graph)";
   /** Held so the level sticks: java.util.logging keeps loggers weakly. */
   private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
+  /** Hazelcast warns at every start that its CP subsystem (which quorumkv does not use) is off. */
+  private static final java.util.logging.Logger CP_SUBSYSTEM_LOG =
+      java.util.logging.Logger.getLogger("com.hazelcast.cp.CPSubsystem");
   /** vertx-micrometer registers some Vert.x gauges twice; Micrometer ignores the second and warns. */
   private static final java.util.logging.Logger METER_REGISTRY_LOG =
       java.util.logging.Logger.getLogger("io.micrometer.core.instrument.MeterRegistry");
@@ -27,8 +33,12 @@ public final class Main {
     if (args.length > 0 && args[0].equals("bench")) {
       System.exit(io.quorumkv.bench.LoadTool.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));
     }
+    if (args.length > 0 && args[0].equals("flame")) {
+      System.exit(FlameGraphCommand.run(java.util.List.of(args).subList(1, args.length)));
+    }
     System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
     HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
+    CP_SUBSYSTEM_LOG.setLevel(java.util.logging.Level.SEVERE);
     METER_REGISTRY_LOG.setLevel(java.util.logging.Level.SEVERE);
     NodeConfig config;
     try {
@@ -47,7 +57,8 @@ public final class Main {
         .onSuccess(node -> {
           Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node), "quorumkv-shutdown"));
           System.err.println("quorumkv: node " + started.url() + " ready on port " + node.port()
-              + ", data in " + started.dataDir() + ", transport " + node.transport());
+              + ", data in " + started.dataDir() + ", transport " + node.transport() + "; " + whereFrom(args)
+              + ", " + clusterOf(node));
           // Exiting runs the shutdown hook, which needs the event loops: not from one of them.
           node.departed().onSuccess(epoch -> new Thread(() -> {
             System.err.println("quorumkv: node " + started.url() + " left the cluster at topology epoch " + epoch);
@@ -65,6 +76,18 @@ public final class Main {
       return ConfigLoader.load(Path.of(args[1]));
     }
     throw new IllegalArgumentException("unexpected arguments: " + String.join(" ", args));
+  }
+
+  private static String whereFrom(String[] args) {
+    return args.length == 0 ? "no conf file (defaults)" : "conf " + args[1];
+  }
+
+  /** The topology this node started with (the conf's cluster, or the one the nodes agreed on since). */
+  private static String clusterOf(Node node) {
+    Topology topology = node.topology().current();
+    String nodes = topology.members().size() == 1 ? "a single node" : topology.members().size() + " nodes";
+    return nodes + " in topology epoch " + topology.epoch()
+        + (node.config().clusterSize() == 1 ? "" : ", Hazelcast on port " + node.config().hazelcast().port());
   }
 
   private static void stop(Node node) {

@@ -17,6 +17,7 @@ import io.vertx.ext.web.handler.HttpException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -87,7 +88,7 @@ public final class AdminApi implements RouteMount {
     router.get(PATH + "/file").handler(ctx -> withParams(ctx, params -> export(ctx,
         () -> recordings.file(params.get("name")), "application/octet-stream")));
     router.get(PATH + "/flame").handler(ctx -> withParams(ctx, params -> export(ctx,
-        () -> recordings.flameGraph(params.get("name"), flameKind(params.get("type"))), "text/html; charset=utf-8")));
+        () -> recordings.flameGraph(params.get("name"), FlameKind.of(params.get("type"))), "text/html; charset=utf-8")));
     ALLOWED.forEach((path, methods) -> router.route(path).handler(ApiErrors.methodNotAllowed(methods)));
   }
 
@@ -152,9 +153,9 @@ public final class AdminApi implements RouteMount {
         if (done.failed()) {
           fail(ctx, done.cause());
         } else {
-          publish(command);
+          publish(done.result());
           ctx.response().setStatusCode(202).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-              .end(new JsonObject().put("published", command).encodePrettily());
+              .end(new JsonObject().put("published", done.result()).encodePrettily());
         }
       });
       return;
@@ -181,52 +182,47 @@ public final class AdminApi implements RouteMount {
     vertx.eventBus().publish(COMMANDS, signed);
   }
 
-  /** The command if every parameter its action uses is valid (blocking: settings are read from the JDK). */
+  /**
+   * The command with its parameters checked and its defaults filled in: a start's duration as a
+   * number of milliseconds and its settings by name (blocking: settings are read from the JDK).
+   */
   private static JsonObject checked(JsonObject command) {
-    JfrRecordings.checkName(command.getString("name"));
-    if (!"stop".equals(command.getString("action"))) {
-      durationOf(command.getString("durationMs"));
-      JfrRecordings.settings(settingsOf(command));
+    String action = command.getString("action");
+    JsonObject checked = new JsonObject().put("action", action)
+        .put("name", JfrRecordings.checkName(command.getString("name")));
+    if ("stop".equals(action)) {
+      return checked;
     }
-    return command;
+    String settings = Objects.requireNonNullElse(command.getString("settings"), "profile");
+    JfrRecordings.settings(settings);
+    return checked.put("durationMs", durationOf(command.getValue("durationMs"))).put("settings", settings);
   }
 
   private Future<JfrRecordings.Info> run(JsonObject command) {
     return commands.executeBlocking(() -> {
-      String name = command.getString("name");
-      if ("stop".equals(command.getString("action"))) {
+      JsonObject checked = checked(command);
+      String name = checked.getString("name");
+      if ("stop".equals(checked.getString("action"))) {
         return recordings.stop(name);
       }
-      return recordings.start(name, Duration.ofMillis(durationOf(command.getString("durationMs"))), settingsOf(command));
+      return recordings.start(name, Duration.ofMillis(checked.getLong("durationMs")), checked.getString("settings"));
     }, false);
   }
 
-  private static String settingsOf(JsonObject command) {
-    String settings = command.getString("settings");
-    return settings == null ? "profile" : settings;
-  }
-
-  private static long durationOf(String text) {
-    if (text == null) {
+  /** A duration given as a query parameter (text) or in a published command (a number, or text from older nodes). */
+  private static long durationOf(Object given) {
+    if (given == null) {
       return DEFAULT_DURATION_MS;
     }
     try {
-      long ms = Long.parseLong(text);
+      long ms = given instanceof Number number ? number.longValue() : Long.parseLong(given.toString());
       if (ms > 0 && ms <= MAX_DURATION_MS) {
         return ms;
       }
     } catch (NumberFormatException ignored) {
       // answered below
     }
-    throw new IllegalArgumentException("duration must be 1 to " + MAX_DURATION_MS + " milliseconds, got '" + text + "'");
-  }
-
-  private static JfrRecordings.FlameKind flameKind(String type) {
-    try {
-      return JfrRecordings.FlameKind.valueOf((type == null ? "cpu" : type).toUpperCase());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("type must be cpu, alloc, lock or wall, got '" + type + "'");
-    }
+    throw new IllegalArgumentException("duration must be 1 to " + MAX_DURATION_MS + " milliseconds, got '" + given + "'");
   }
 
   private static void fail(RoutingContext ctx, Throwable failure) {

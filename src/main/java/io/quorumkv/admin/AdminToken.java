@@ -9,6 +9,7 @@ import java.security.MessageDigest;
 
 /** The conf's admin token, checked on admin requests as a bearer token; none set lets every request through. */
 final class AdminToken {
+  private static final String SCHEME = "Bearer ";
   private final byte[] token;
 
   AdminToken(String token) {
@@ -21,15 +22,24 @@ final class AdminToken {
       ctx.next();
       return;
     }
-    String header = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
-    if (header == null || !header.startsWith("Bearer ")) {
+    String given = bearerToken(ctx.request().getHeader(HttpHeaders.AUTHORIZATION));
+    if (given == null) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer");
       ApiErrors.send(ctx, 401, "admin token required (Authorization: Bearer TOKEN)");
-    } else if (!matches(header.substring("Bearer ".length()))) {
+    } else if (!matches(given)) {
       ApiErrors.send(ctx, 403, "wrong admin token");
     } else {
       ctx.next();
     }
+  }
+
+  /** The token of an {@code Authorization} header of the Bearer scheme (named in any case, RFC 9110), else null. */
+  private static String bearerToken(String header) {
+    if (header == null || !header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
+      return null;
+    }
+    String token = header.substring(SCHEME.length()).stripLeading();
+    return token.isEmpty() ? null : token;
   }
 
   /** Whether {@code given} is the token (always, when none is set). */

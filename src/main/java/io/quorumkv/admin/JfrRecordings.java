@@ -3,8 +3,6 @@ package io.quorumkv.admin;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
-import one.convert.Arguments;
-import one.convert.JfrToFlame;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,9 +21,8 @@ import java.util.regex.Pattern;
 /**
  * JDK Flight Recorder sessions of this node, by name: start with a duration and a settings
  * template ({@code default} or {@code profile}), list, stop, the {@code .jfr} file, and flame
- * graphs (CPU, allocation, lock contention) as self-contained HTML pages converted by
- * async-profiler's jfr-converter. Files live in {@code <dataDir>/recordings}. Every method
- * blocks (file I/O, conversion): call them from a worker. Any number of requests may read one
+ * graphs ({@link FlameKind}) as self-contained HTML pages. Files live in {@code <dataDir>/recordings}.
+ * Every method blocks (file I/O, conversion): call them from a worker. Any number of requests may read one
  * recording at once: each gets a dump of its own (and a page converted from it), which the caller
  * deletes once sent. Each recording writes {@code NAME.ID.jfr} when it stops (JFR then closes
  * it); a newer recording of that name replaces it and its file.
@@ -44,20 +41,6 @@ public final class JfrRecordings {
     public io.vertx.core.json.JsonObject toJson() {
       return new io.vertx.core.json.JsonObject().put("name", name).put("state", state).put("settings", settings)
           .put("started", started == null ? null : started.toString()).put("durationMs", durationMs).put("file", file);
-    }
-  }
-
-  /**
-   * The flame graph kinds: CPU (Java execution samples), allocation samples, lock contention,
-   * and wall (execution plus native-method samples: where threads are, in Java or in native code).
-   */
-  public enum FlameKind {
-    CPU("--cpu"), ALLOC("--alloc"), LOCK("--lock"), WALL("--wall");
-
-    private final String converterFlag;
-
-    FlameKind(String converterFlag) {
-      this.converterFlag = converterFlag;
     }
   }
 
@@ -181,12 +164,11 @@ public final class JfrRecordings {
     Recording recording = existing(name);
     boolean wasRunning = recording.getState() == RecordingState.RUNNING;
     Export jfr = export(recording);
-    String kindName = kind.name().toLowerCase();
+    String kindName = kind.lowerCaseName();
     try {
       Path page = Files.createTempFile(dir, name + "." + kindName + ".", ".html");
       try {
-        Arguments arguments = new Arguments(kind.converterFlag, "--title", name + " " + kindName);
-        JfrToFlame.convert(jfr.path().toString(), page.toString(), arguments);
+        kind.convert(jfr.path(), page, name + " " + kindName);
       } catch (IOException | RuntimeException e) {
         Files.deleteIfExists(page);
         // A stop (or a newer recording of the name) during the dump can leave it unreadable.

@@ -42,8 +42,12 @@ public final class ConfigLoader {
     return parse(json);
   }
 
+  /**
+   * The conf of a JSON object; a section's keys may be nested ({@code "hints": {"windowMs": 1}}) or
+   * dotted ({@code "hints.windowMs": 1}).
+   */
   public static NodeConfig parse(JsonObject json) {
-    JsonSection root = new JsonSection(json, "");
+    JsonSection root = new JsonSection(DottedKeys.nest(json), "");
     NodeUrl url = NodeUrl.parse("url", root.requiredString("url"));
     List<NodeUrl> cluster = cluster(root, url);
     Path dataDir = Path.of(root.string("dataDir", NodeConfig.DEFAULT_DATA_DIR));

@@ -104,6 +104,33 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void dottedKeysAreTheNestedOnes(@TempDir Path dir) throws IOException {
+    Path dotted = Files.writeString(dir.resolve("dotted.json"), """
+        {"url": "http://127.0.0.1:8080", "antiEntropy.intervalMs": 5000, "hints.windowMs": 60000,
+         "hints": {"retryMs": 700}, "storage.workers": 3}""");
+    NodeConfig config = ConfigLoader.load(dotted);
+    NodeConfig nested = ConfigLoader.parse(base().put("antiEntropy", new JsonObject().put("intervalMs", 5000))
+        .put("hints", new JsonObject().put("windowMs", 60_000).put("retryMs", 700))
+        .put("storage", new JsonObject().put("workers", 3)));
+    assertEquals(nested, config);
+    assertEquals(5_000, config.antiEntropy().intervalMs());
+    assertEquals(700, config.hints().retryMs(), "a nested key beside a dotted one of its section");
+  }
+
+  @Test
+  void aKeyGivenDottedAndNestedIsRefused() {
+    assertProblem("'antiEntropy.intervalMs' is given twice (dotted and nested); keep one",
+        base().put("antiEntropy.intervalMs", 5000).put("antiEntropy", new JsonObject().put("intervalMs", 5000)));
+    assertProblem("'antiEntropy.intervalMs' is given twice (dotted and nested); keep one",
+        base().put("antiEntropy", new JsonObject().put("intervalMs", 5000)).put("antiEntropy.intervalMs", 6000));
+    assertProblem("'hazelcast.port' needs 'hazelcast' to be an object, but it is set to a value",
+        base().put("hazelcast", 5701).put("hazelcast.port", 5701));
+    assertProblem("key 'hints..windowMs' has an empty part between its dots", base().put("hints..windowMs", 1));
+    assertProblem("unknown key 'storage.cache'", base().put("storage.cache", 1));
+    assertProblem("'storage.workers' must be at most 256, got 1000", base().put("storage.workers", 1000));
+  }
+
+  @Test
   void fileProblems(@TempDir Path dir) throws IOException {
     ConfigException missing = assertThrows(ConfigException.class, () -> ConfigLoader.load(dir.resolve("nope.json")));
     assertEquals("conf file " + dir.resolve("nope.json") + " does not exist", missing.getMessage());
