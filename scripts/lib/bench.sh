@@ -18,7 +18,7 @@ prepare_run() {
 # that jar instead, without building.
 build_jar() {
   if [ -n "${JAR:-}" ]; then NODE_JAR=$(realpath "$JAR"); return; fi
-  (cd "$QKV_ROOT" && mvn -q -B -DskipTests package)
+  build_jar_if_stale
   cp "$QKV_ROOT/target/quorumkv.jar" "$work/quorumkv.jar"
   NODE_JAR="$work/quorumkv.jar"
 }

@@ -5,8 +5,9 @@
 #
 # JVM options: every node starts with -Xms equal to -Xmx, both HEAP (default 256m): the whole heap
 # from the start makes G1 collect less often (docs/performance.md, "GC and memory"). A script
-# that measures at another size sets HEAP before sourcing this file. JVM_OPTIONS (an array) are
-# added; with NODE_GC_LOG_DIR set, each node logs its GC pauses to NODE_GC_LOG_DIR/gc-NAME.log.
+# that measures at another size sets HEAP before sourcing this file. A node that runs out of heap
+# exits (-XX:+ExitOnOutOfMemoryError) rather than staying up wedged: restart it, under a supervisor
+# in production (docs/operations.md). JVM_OPTIONS (an array) are added; with NODE_GC_LOG_DIR set, each node logs its GC pauses to NODE_GC_LOG_DIR/gc-NAME.log.
 
 QKV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HEAP=${HEAP:-256m}
@@ -69,7 +70,7 @@ node_pid() {
 # node_start NAME CONF: starts a node in the background, from the repository's root (relative
 # paths in CONF are relative to it); does nothing if NAME already runs.
 node_start() {
-  local name=$1 conf=$2 options=(-Xms"$HEAP" -Xmx"$HEAP" "${JVM_OPTIONS[@]}")
+  local name=$1 conf=$2 options=(-Xms"$HEAP" -Xmx"$HEAP" -XX:+ExitOnOutOfMemoryError "${JVM_OPTIONS[@]}")
   : "${NODE_RUN_DIR:?set NODE_RUN_DIR before starting a node}"
   if node_pid "$name" > /dev/null; then echo "$name already running (pid $(node_pid "$name"))"; return 0; fi
   mkdir -p "$NODE_RUN_DIR" "${NODE_LOG_DIR:-$NODE_RUN_DIR}"

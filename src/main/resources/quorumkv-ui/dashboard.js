@@ -106,13 +106,16 @@
   function snapshotOf(samples, time) {
     const operations = {};
     const totals = {};
+    const shed = {};
     const operation = (labels) => {
       const key = labels.method + ' ' + labels.route;
       return operations[key] || (operations[key] = { count: 0, buckets: new Map() });
     };
     for (const { name, labels, value } of samples) {
       totals[name] = (totals[name] || 0) + value;
-      if (name === 'vertx_http_server_requests_total') {
+      if (name === 'quorumkv_requests_shed_total') {
+        shed[labels.reason] = (shed[labels.reason] || 0) + value;
+      } else if (name === 'vertx_http_server_requests_total') {
         operation(labels).count += value;
       } else if (name === 'vertx_http_server_response_time_seconds_bucket') {
         const buckets = operation(labels).buckets;
@@ -120,7 +123,7 @@
         buckets.set(le, (buckets.get(le) || 0) + value);
       }
     }
-    return { time, operations, totals };
+    return { time, operations, totals, shed };
   }
 
   /** The q-quantile of the requests between two scrapes, from their bucket counts; null without requests. */
@@ -268,6 +271,9 @@
     const read = (s) => s.totals.quorumkv_not_enough_replicas_total || 0;
     $('not-enough-replicas').textContent = fmtCount(read(latest)) + ' since start, '
       + fmtRate(rate(base, latest, read)) + '/s now';
+    const reasons = Object.keys(latest.shed).sort();
+    $('requests-shed').textContent = reasons.length === 0 ? '0'
+      : reasons.map((reason) => reason + ' ' + fmtCount(latest.shed[reason])).join(', ');
   }
 
   async function pollMetrics() {
@@ -299,6 +305,10 @@
     });
     setRows($('nodes'), rows, 'no nodes', 4);
     $('alive-summary').textContent = alive + ' of ' + cluster.nodes.length + ' nodes alive';
+    const alarms = cluster.alarms || [];
+    $('alarms').hidden = alarms.length === 0;
+    $('alarms').textContent = alarms.map((alarm) => 'alarm ' + alarm.kind + ' on ' + alarm.node + ', raised '
+      + fmtAgo(alarm.since) + ': ' + alarm.message).join('; ');
   }
 
   function renderConvergence(cluster) {

@@ -337,9 +337,10 @@ public final class Node {
     Admission admission = Admission.forHeap(Runtime.getRuntime().maxMemory());
     ApiContext api = new ApiContext(config, storage, clock, topology, liveNodes, hints,
         readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx),
-        metrics.requests(), admission);
+        metrics.requests(), admission, opened.database().diskAlarm());
     metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);
     metrics.bindAdmission(admission);
+    metrics.bindDiskAlarm(opened.database().diskAlarm());
     warnAboutResurrection();
     DeploymentOptions storageOptions = new DeploymentOptions()
         .setThreadingModel(ThreadingModel.WORKER)

@@ -2,6 +2,7 @@ package io.quorumkv.admin;
 
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.ByteBudget;
+import io.quorumkv.storage.DiskAlarm;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -202,6 +203,12 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
         .register(registry);
     Gauge.builder("quorumkv_admission_limit_bytes", admission.peerBatches(), ByteBudget::limit).tag("budget", "peer")
         .register(registry);
+  }
+
+  /** 1 while the node's disk is full, else 0. */
+  public void bindDiskAlarm(DiskAlarm alarm) {
+    Gauge.builder("quorumkv_alarm", alarm, a -> a.raised() ? 1 : 0).tag("kind", "disk_full")
+        .description("1 while the alarm is raised: disk_full, the node's disk has no room for writes").register(registry);
   }
 
   public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair,

@@ -10,6 +10,7 @@ import io.quorumkv.replication.ReplicaFailure;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageExecutor;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 
@@ -35,6 +36,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class HintedHandoff implements MissedWrites {
   static final int BATCH = 32;
   private static final System.Logger LOG = System.getLogger(HintedHandoff.class.getName());
+  static final long FULL_DISK_BACKOFF_MIN_MS = 1_000;
+  static final long FULL_DISK_BACKOFF_MAX_MS = 60_000;
 
   private final HintStore store;
   private final StorageExecutor executor;
@@ -45,6 +48,7 @@ public final class HintedHandoff implements MissedWrites {
   /** Targets whose expired hints are being dropped. */
   private final Set<NodeUrl> dropping = ConcurrentHashMap.newKeySet();
   private final Map<NodeUrl, Future<Void>> replaying = new ConcurrentHashMap<>();
+  private final Map<NodeUrl, FullDiskBackoff> fullDisks = new ConcurrentHashMap<>();
   private final LongAdder stored = new LongAdder();
   private final LongAdder delivered = new LongAdder();
   private final LongAdder dropped = new LongAdder();
@@ -84,15 +88,37 @@ public final class HintedHandoff implements MissedWrites {
     }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "hint for " + target + " not stored: " + e.getMessage()));
   }
 
-  /** Replays to every live target that has hints; completes when those replays end. */
+  /**
+   * Replays to every live target that has hints, but for those whose disk was full at the last
+   * try, which wait out a backoff (doubling from {@link #FULL_DISK_BACKOFF_MIN_MS} up to
+   * {@link #FULL_DISK_BACKOFF_MAX_MS}) instead of being retried hot; completes when those replays end.
+   */
   public Future<Void> replayToLiveTargets() {
     List<Future<Void>> replays = new ArrayList<>();
+    long now = System.nanoTime();
     for (NodeUrl target : targetsWithHints()) {
-      if (liveNodes.isAlive(target)) {
-        replays.add(replay(target));
+      FullDiskBackoff backoff = fullDisks.get(target);
+      if (liveNodes.isAlive(target) && (backoff == null || now - backoff.retryAtNanos() >= 0)) {
+        replays.add(replay(target).onComplete(replayed -> noteFullDisk(target, replayed)));
       }
     }
     return Future.join(replays).mapEmpty();
+  }
+
+  /** How long the target's hints wait after a replay that met its full disk. */
+  private record FullDiskBackoff(long delayMs, long retryAtNanos) {
+  }
+
+  private void noteFullDisk(NodeUrl target, AsyncResult<Void> replayed) {
+    if (replayed.failed() && ReplicaFailure.kindOf(replayed.cause()) == ReplicaFailure.Kind.DISK_FULL) {
+      fullDisks.compute(target, (node, previous) -> {
+        long delayMs = previous == null ? FULL_DISK_BACKOFF_MIN_MS
+            : Math.min(FULL_DISK_BACKOFF_MAX_MS, 2 * previous.delayMs());
+        return new FullDiskBackoff(delayMs, System.nanoTime() + delayMs * 1_000_000);
+      });
+    } else {
+      fullDisks.remove(target);
+    }
   }
 
   /**

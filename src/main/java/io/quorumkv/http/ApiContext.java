@@ -1,6 +1,7 @@
 package io.quorumkv.http;
 
 import io.quorumkv.admission.Admission;
+import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.cluster.LiveNodes;
@@ -27,11 +28,12 @@ import java.util.List;
  * @param keyLocks    serialize the conditional writes this node runs as a key's first replica
  * @param requests    told of every request answered (rate and latency by route, method, status)
  * @param admission   the bounds on what the node takes on at once
+ * @param diskAlarm   raised while the node's disk is full
  */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, ClusterTopology topology,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
                          List<RouteMount> mounts, InstantSource wallClock, TreeService trees,
                          AntiEntropy antiEntropy, KeyLocks keyLocks, RequestMetrics requests,
-                         Admission admission) {
+                         Admission admission, DiskAlarm diskAlarm) {
 }

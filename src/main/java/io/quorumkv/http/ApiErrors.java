@@ -7,6 +7,7 @@ import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.NotEnoughReplicasException;
 import io.quorumkv.replication.SerializerMovingException;
 import io.quorumkv.replication.WriteSupersededException;
+import io.quorumkv.storage.DiskFullException;
 import io.quorumkv.storage.StorageException;
 import io.quorumkv.versioning.ClockException;
 import io.vertx.core.Handler;
@@ -71,8 +72,12 @@ public final class ApiErrors {
   static void fail(RoutingContext ctx, Throwable failure) {
     if (failure instanceof BadRequestException || failure instanceof InvalidQuorumException) {
       send(ctx, 400, failure.getMessage());
+    } else if (failure instanceof NotEnoughReplicasException notEnough && notEnough.diskFull()) {
+      send(ctx, 507, "insufficient storage: " + failure.getMessage());
     } else if (failure instanceof NotEnoughReplicasException) {
       sendNotEnoughReplicas(ctx, "not enough replicas: " + failure.getMessage());
+    } else if (failure instanceof DiskFullException) {
+      send(ctx, 507, "insufficient storage: " + failure.getMessage());
     } else if (failure instanceof ConditionFailedException conditionFailed) {
       if (conditionFailed.currentVersion() != null) {
         ctx.response().putHeader(ApiHeaders.VERSION, Long.toString(conditionFailed.currentVersion()))

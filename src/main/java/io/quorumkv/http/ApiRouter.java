@@ -51,7 +51,8 @@ public final class ApiRouter {
         new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage()), api.wallClock());
     InternalRangeHandler internalRange = new InternalRangeHandler(api.storage());
     InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
-    ClusterHandler cluster = new ClusterHandler(config, topology, api.liveNodes(), api.hints(), api.readRepair(), api.antiEntropy());
+    ClusterHandler cluster = new ClusterHandler(config, topology, api.liveNodes(), api.hints(), api.readRepair(),
+        api.antiEntropy(), api.diskAlarm());
     Router router = Router.router(vertx);
     router.route().handler(new RequestTiming(api.requests()));
 

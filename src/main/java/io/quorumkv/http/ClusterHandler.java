@@ -14,6 +14,7 @@ import io.quorumkv.replication.ReadRepair;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.quorumkv.storage.DiskAlarm;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -29,15 +30,17 @@ final class ClusterHandler {
   private final HintedHandoff hints;
   private final ReadRepair readRepair;
   private final AntiEntropy antiEntropy;
+  private final DiskAlarm diskAlarm;
 
   ClusterHandler(NodeConfig config, ClusterTopology topology, LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
-                 AntiEntropy antiEntropy) {
+                 AntiEntropy antiEntropy, DiskAlarm diskAlarm) {
     this.config = config;
     this.topology = topology;
     this.liveNodes = liveNodes;
     this.hints = hints;
     this.readRepair = readRepair;
     this.antiEntropy = antiEntropy;
+    this.diskAlarm = diskAlarm;
   }
 
   void handle(RoutingContext ctx) {
@@ -70,7 +73,19 @@ final class ClusterHandler {
                 .put("written", readRepair.written())
                 .put("failed", readRepair.failed()))
             .put("antiEntropy", antiEntropy())
+            .put("alarms", alarms())
             .encodePrettily());
+  }
+
+  /** This node's alarms: a full disk, while it lasts. */
+  private JsonArray alarms() {
+    JsonArray alarms = new JsonArray();
+    long since = diskAlarm.raisedAt();
+    if (since != 0) {
+      alarms.add(new JsonObject().put("kind", "disk_full").put("node", config.url().toString()).put("since", since)
+          .put("message", "the disk is full: this node takes no writes until space is freed; reads go on"));
+    }
+    return alarms;
   }
 
   private JsonObject antiEntropy() {

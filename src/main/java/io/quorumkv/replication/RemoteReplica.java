@@ -4,6 +4,7 @@ import io.netty.channel.ConnectTimeoutException;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.storage.DiskFullException;
 import io.quorumkv.storage.Record;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -244,7 +245,9 @@ public final class RemoteReplica implements Replica {
       } else if (answers.get(i).refused()) {
         promise.tryFail(new ReplicaFailure(ReplicaFailure.Kind.REFUSED, "refused: " + answers.get(i).failure()));
       } else if (answers.get(i).failure() != null) {
-        promise.tryFail(new ReplicaFailure(ReplicaFailure.Kind.FAILED, "failed: " + answers.get(i).failure()));
+        promise.tryFail(DiskFullException.MESSAGE.equals(answers.get(i).failure())
+            ? new ReplicaFailure(ReplicaFailure.Kind.DISK_FULL, DiskFullException.MESSAGE)
+            : new ReplicaFailure(ReplicaFailure.Kind.FAILED, "failed: " + answers.get(i).failure()));
       } else {
         promise.tryComplete(answers.get(i));
       }

@@ -1,5 +1,7 @@
 package io.quorumkv.replication;
 
+import io.quorumkv.storage.DiskFullException;
+
 /** Why a replica did not answer, by kind, with a detail for the 504's body. */
 public final class ReplicaFailure extends RuntimeException {
   /** The kinds of replica failure, also the metric's outcome label. */
@@ -13,6 +15,8 @@ public final class ReplicaFailure extends RuntimeException {
      * ahead of its clock): sending it again, as a hint, is pointless.
      */
     REFUSED,
+    /** The replica's disk is full: it takes no writes until space is freed (reads go on). */
+    DISK_FULL,
     /** The call or the replica's storage failed otherwise. */
     FAILED
   }
@@ -28,8 +32,11 @@ public final class ReplicaFailure extends RuntimeException {
     return kind;
   }
 
-  /** The kind of any failure of a replica call: a ReplicaFailure's own, else {@link Kind#FAILED}. */
+  /** The kind of any failure of a replica call: a ReplicaFailure's own, a full disk's, else {@link Kind#FAILED}. */
   public static Kind kindOf(Throwable failure) {
-    return failure instanceof ReplicaFailure replicaFailure ? replicaFailure.kind : Kind.FAILED;
+    if (failure instanceof ReplicaFailure replicaFailure) {
+      return replicaFailure.kind;
+    }
+    return failure instanceof DiskFullException ? Kind.DISK_FULL : Kind.FAILED;
   }
 }

@@ -26,6 +26,7 @@ final class WriteQuorumCollector {
   private final int targets;
   private int storedAnywhere;
   private int superseded;
+  private int diskFull;
   private long keptVersion;
 
   /** A write to {@code from} replicas, any of which counts toward {@code ack}. */
@@ -57,6 +58,9 @@ final class WriteQuorumCollector {
         keptVersion = Math.max(keptVersion, done.result().keptVersion());
       } else {
         failures.add(replica + ": " + done.cause().getMessage());
+        if (ReplicaFailure.kindOf(done.cause()) == ReplicaFailure.Kind.DISK_FULL) {
+          diskFull++;
+        }
       }
       boolean reachable = true;
       boolean reached = true;
@@ -76,7 +80,8 @@ final class WriteQuorumCollector {
       } else if (!reachable) {
         outcome.tryFail(superseded > 0
             ? new WriteSupersededException(quorum.ack(), storedAnywhere, superseded, keptVersion)
-            : new NotEnoughReplicasException(quorum.ack(), storedAnywhere, targets, failures));
+            : new NotEnoughReplicasException(quorum.ack(), storedAnywhere, targets, failures,
+                diskFull == failures.size()));
       }
     });
   }

@@ -12,6 +12,9 @@ import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileManager;
+import org.rocksdb.Env;
+import org.rocksdb.Status;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.TickerType;
@@ -70,6 +73,7 @@ public final class RocksDatabase implements AutoCloseable {
   private final long blockCacheCapacity;
   private final LRUCache rowCache;
   private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+  private final DiskAlarm diskAlarm = new DiskAlarm(java.time.InstantSource.system());
   private boolean closed;
 
   private RocksDatabase(Path dir, StorageConfig config) throws RocksDBException {
@@ -100,6 +104,8 @@ public final class RocksDatabase implements AutoCloseable {
         .setCreateIfMissing(true)
         .setCreateMissingColumnFamilies(true)
         .setStatistics(statistics)
+        // With it, RocksDB recovers by itself from a full disk once space is freed.
+        .setSstFileManager(track(new SstFileManager(Env.getDefault())))
         .setMaxTotalWalSize(MAX_WAL_WRITE_BUFFERS * config.writeBufferBytes()));
     // A point read found in the row cache skips the filter, index and data block lookups of each
     // file it would search (measured: a third less CPU per GET of a cached key).
@@ -144,10 +150,32 @@ public final class RocksDatabase implements AutoCloseable {
       ensureOpen();
       return step.run(db);
     } catch (RocksDBException e) {
-      throw new StorageException("cannot " + what + ": " + e.getMessage(), e);
+      throw failure(what, e);
     } finally {
       lifecycle.readLock().unlock();
     }
+  }
+
+  /**
+   * What a failed step tells its caller: a full disk raises the alarm; the message names the kind
+   * of failure, never a file path (it may reach clients); RocksDB's own message stays in the cause.
+   */
+  private StorageException failure(String what, RocksDBException e) {
+    Status status = e.getStatus();
+    boolean noSpace = status != null && status.getSubCode() == Status.SubCode.NoSpace
+        || String.valueOf(e.getMessage()).contains("No space left on device");
+    if (noSpace) {
+      diskAlarm.raise();
+      return new DiskFullException(e);
+    }
+    String kind = status == null ? "failed" : status.getCode() == Status.Code.IOError ? "I/O error"
+        : status.getCode().name();
+    return new StorageException("cannot " + what + ": " + kind, e);
+  }
+
+  /** Raised while the disk is full. */
+  public DiskAlarm diskAlarm() {
+    return diskAlarm;
   }
 
   /**

@@ -200,6 +200,7 @@ public final class RocksStore implements Store {
         }
         if (batch.count() > 0) {
           db.write(database.writeOptions(), batch);
+          database.diskAlarm().clear();
           changes.forEach(change -> listener.changed(change.key(), change.before(), change.after()));
         }
         return kept;

@@ -1,7 +1,7 @@
 package io.quorumkv.storage;
 
 /** RocksDB failed or the store is closed; the request fails with 503 rather than a stack trace. */
-public final class StorageException extends RuntimeException {
+public class StorageException extends RuntimeException {
   public StorageException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The dashboard's transfers table in a real headless Chromium, fed a topology change in progress
  * by a stand-in for a node (the dashboard's own files, a fixed {@code /v0/cluster}): it fits its
  * half-width panel, and shows "counting…" where a source has not yet counted what it sends (-1).
+ * The same page shows the node's alarms (a full disk) and the requests it shed, by reason.
  */
 class TransfersPanelTest {
   private static final int WINDOW_WIDTH = 1280;
@@ -38,7 +39,8 @@ class TransfersPanelTest {
     Router router = Router.router(vertx);
     new Dashboard(false).mount(router);
     router.get("/v0/cluster").handler(ctx -> ctx.json(clusterDuringAJoin()));
-    router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end(""));
+    router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", "text/plain")
+        .end("quorumkv_requests_shed_total{reason=\"memory\"} 17.0\n"));
     router.get("/admin/jfr").handler(ctx -> ctx.json(new JsonArray()));
     server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().get();
@@ -85,6 +87,21 @@ class TransfersPanelTest {
     assertEquals(List.of(), chromium.consoleErrors(), "console errors");
   }
 
+  @Test
+  void alarmsAndShedRequestsAreShown() {
+    chromium.driver.get("http://127.0.0.1:" + server.actualPort() + "/ui/");
+    Await.until("the alarm and the shed requests are shown", Duration.ofSeconds(30), () -> {
+      try {
+        return chromium.driver.findElement(By.id("alarms")).isDisplayed()
+            && chromium.driver.findElement(By.id("requests-shed")).getText().contains("memory 17");
+      } catch (WebDriverException redrawn) {
+        return false;
+      }
+    }, () -> chromium.driver.findElement(By.id("topology-panel")).getText());
+    assertTrue(chromium.driver.findElement(By.id("alarms")).getText().startsWith("alarm disk_full on http://127.0.0.1:8080"));
+    assertEquals(List.of(), chromium.consoleErrors(), "console errors");
+  }
+
   /** The text of the cells matching {@code selector} in the row of the transfer from {@code source}. */
   private static List<String> cellsOfRow(String source, String selector) {
     return chromium.driver.findElements(By.cssSelector("#transfers tbody tr")).stream()
@@ -108,7 +125,9 @@ class TransfersPanelTest {
         .put("hints", new JsonObject().put("pending", new JsonObject())
             .put("stored", 0).put("delivered", 0).put("dropped", 0))
         .put("readRepairs", new JsonObject().put("written", 0).put("failed", 0))
-        .put("antiEntropy", new JsonObject().put("intervalMs", 10_000).put("peers", new JsonObject()));
+        .put("antiEntropy", new JsonObject().put("intervalMs", 10_000).put("peers", new JsonObject()))
+        .put("alarms", new JsonArray().add(new JsonObject().put("kind", "disk_full").put("node", "http://127.0.0.1:8080")
+            .put("since", System.currentTimeMillis()).put("message", "the disk is full")));
   }
 
   private static JsonObject transfer(String from, String state, long records, long bytes, long recordsRemaining,
