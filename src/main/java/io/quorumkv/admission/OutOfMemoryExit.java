@@ -22,10 +22,16 @@ public final class OutOfMemoryExit {
   private OutOfMemoryExit() {
   }
 
-  /** Stops the process on an OutOfMemoryError that reaches Vert.x's or the JVM's last handler. */
+  /**
+   * Stops the process on an OutOfMemoryError that reaches Vert.x's or the JVM's last handler;
+   * other failures that reach Vert.x's are logged, as Vert.x does without a handler.
+   */
   public static void install(Vertx vertx) {
     Handler<Throwable> exit = handler(Runtime.getRuntime()::halt);
-    vertx.exceptionHandler(exit);
+    vertx.exceptionHandler(failure -> {
+      exit.handle(failure);
+      LOG.log(System.Logger.Level.ERROR, "Unhandled exception", failure);
+    });
     if (!JVM_WIDE.compareAndSet(false, true)) {
       return;
     }

@@ -152,7 +152,9 @@ final class BatchStream {
     if (secret != null) {
       upgrade.putHeader(InternalProtocol.SECRET, secret);
     }
-    Future<NetSocket> upgrading = client.request(upgrade).compose(request -> request.connect()).compose(response -> {
+    // The request's failures reach connect()'s Future; without a handler Vert.x would also log them as SEVERE.
+    Future<NetSocket> upgrading = client.request(upgrade)
+        .compose(request -> request.exceptionHandler(failedToo -> { }).connect()).compose(response -> {
       if (response.statusCode() != 101) {
         return Future.failedFuture(new UpgradeRefusedException(response.statusCode()));
       }
