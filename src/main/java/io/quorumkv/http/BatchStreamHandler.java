@@ -51,8 +51,19 @@ final class BatchStreamHandler {
 
   private void serve(Vertx vertx, NetSocket socket) {
     Stream stream = new Stream(vertx, socket);
-    socket.handler(BatchFrames.reader(maxFrameBytes, length -> budget.tryAcquire(costOf(length)), stream,
-        (id, operations) -> answer(stream, id, operations), malformed -> socket.close()));
+    BatchFrames.Reader reader = BatchFrames.reader(maxFrameBytes, new BatchFrames.Gate() {
+      @Override
+      public boolean tryAdmit(int length) {
+        return budget.tryAcquire(costOf(length));
+      }
+
+      @Override
+      public void abandoned(int length) {
+        budget.release(costOf(length));
+      }
+    }, stream, (id, operations) -> answer(stream, id, operations), malformed -> socket.close());
+    socket.handler(reader);
+    socket.closeHandler(closed -> reader.closed());
     // Coordinators keep their streams open, so a stopping node would otherwise wait out its whole shutdown timeout.
     socket.shutdownHandler(stopping -> stream.closeWhenAnswered());
   }

@@ -50,13 +50,30 @@ public final class BatchFrames {
   }
 
   /** Lets a frame of a given length be read now, or not yet. */
-  @FunctionalInterface
   public interface Gate {
     /** Every frame may be read at once. */
-    Gate OPEN = length -> true;
+    Gate OPEN = new Gate() {
+      @Override
+      public boolean tryAdmit(int length) {
+        return true;
+      }
+
+      @Override
+      public void abandoned(int length) {
+      }
+    };
 
     /** Whether a frame of {@code length} bytes may be read now; if so, it counts as taken until its reader says. */
     boolean tryAdmit(int length);
+
+    /** A frame admitted with {@code length} will never be whole: its connection closed midway. */
+    void abandoned(int length);
+  }
+
+  /** A reader of frames, told when its connection closed. */
+  public interface Reader extends Handler<Buffer> {
+    /** The connection closed: a frame admitted but not yet whole is given back to the gate. */
+    void closed();
   }
 
   /**
@@ -72,8 +89,8 @@ public final class BatchFrames {
    * length: until then {@code source} is paused, and asked again every {@link FrameReader#RETRY_MS}.
    * Each frame is read into a buffer of its exact size, never grown or copied.
    */
-  public static Handler<Buffer> reader(int maxFrameBytes, Gate gate, PausableSource source, FrameHandler onFrame,
-                                       Handler<String> onMalformed) {
+  public static Reader reader(int maxFrameBytes, Gate gate, PausableSource source, FrameHandler onFrame,
+                              Handler<String> onMalformed) {
     return new FrameReader(maxFrameBytes, gate, source, onFrame, onMalformed);
   }
 

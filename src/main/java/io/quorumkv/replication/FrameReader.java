@@ -9,7 +9,7 @@ import io.vertx.core.buffer.Buffer;
  * Before a frame is read, its {@link BatchFrames.Gate} must admit its length; until it does, the
  * source is paused and the rest of the current chunk kept. Used on one event loop.
  */
-final class FrameReader implements Handler<Buffer> {
+final class FrameReader implements BatchFrames.Reader {
   static final long RETRY_MS = 10;
 
   private final int maxFrameBytes;
@@ -26,6 +26,7 @@ final class FrameReader implements Handler<Buffer> {
   private Buffer held;
   private boolean waiting;
   private boolean broken;
+  private boolean closed;
 
   FrameReader(int maxFrameBytes, BatchFrames.Gate gate, BatchFrames.PausableSource source,
               BatchFrames.FrameHandler onFrame, Handler<String> onMalformed) {
@@ -90,7 +91,19 @@ final class FrameReader implements Handler<Buffer> {
     source.later(RETRY_MS, this::retryGate);
   }
 
+  @Override
+  public void closed() {
+    closed = true;
+    if (frame != null) {
+      frame = null;
+      gate.abandoned(frameLength);
+    }
+  }
+
   private void retryGate() {
+    if (closed) {
+      return;
+    }
     if (!gate.tryAdmit(frameLength)) {
       source.later(RETRY_MS, this::retryGate);
       return;

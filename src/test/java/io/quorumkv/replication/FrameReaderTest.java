@@ -38,9 +38,16 @@ class FrameReaderTest {
     FakeSource source = new FakeSource();
     boolean[] open = {false};
     List<Integer> asked = new ArrayList<>();
-    Handler<Buffer> reader = BatchFrames.reader(1 << 20, length -> {
-      asked.add(length);
-      return open[0];
+    Handler<Buffer> reader = BatchFrames.reader(1 << 20, new BatchFrames.Gate() {
+      @Override
+      public boolean tryAdmit(int length) {
+        asked.add(length);
+        return open[0];
+      }
+
+      @Override
+      public void abandoned(int length) {
+      }
     }, source, this::record, malformed::add);
     Buffer wire = BatchFrames.frame(7, text("seven")).appendBuffer(BatchFrames.frame(8, text("eight")));
     reader.handle(wire.getBuffer(0, 6));
@@ -53,6 +60,28 @@ class FrameReaderTest {
     assertEquals(List.of("7:seven", "8:eight"), frames);
     assertFalse(source.paused, "reading resumes once the frame is admitted");
     assertEquals(8 + 5, asked.get(0), "the gate is asked with the frame's length");
+  }
+
+  @Test
+  void aFrameCutShortByItsConnectionIsGivenBackToTheGate() {
+    List<Integer> given = new ArrayList<>();
+    BatchFrames.Reader reader = BatchFrames.reader(1 << 20, new BatchFrames.Gate() {
+      @Override
+      public boolean tryAdmit(int length) {
+        return true;
+      }
+
+      @Override
+      public void abandoned(int length) {
+        given.add(length);
+      }
+    }, new FakeSource(), this::record, malformed::add);
+    Buffer wire = BatchFrames.frame(9, text("nine"));
+    reader.handle(wire.getBuffer(0, wire.length() - 1));
+    reader.closed();
+    reader.closed();
+    assertEquals(List.of(8 + 4), given, "the admitted length, once");
+    assertTrue(frames.isEmpty());
   }
 
   @Test
