@@ -326,7 +326,8 @@ public final class Node {
 
   private Future<Node> deploy(List<Context> workers, LiveNodes liveNodes, InstantSource wallClock) {
     this.hints = new HintedHandoff(opened.hints(), executor, clock, liveNodes, config.hints().windowMs(),
-        hint -> topology.current().wants(hint.target(), hint.key(), hint.record().replicas()));
+        hint -> topology.current().wants(hint.target(), hint.key(), hint.record().replicas()),
+        target -> !topology.current().allNodes().contains(target));
     this.antiEntropy = new AntiEntropy(config, opened.trees(), trees, confirmations, storage, clock, liveNodes,
         wallClock, this::antiEntropyEnabled);
     this.transfers = new TransferReceiver(vertx, config, topology, storage, opened.meta(), clock, wallClock);

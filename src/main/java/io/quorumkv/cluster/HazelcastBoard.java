@@ -13,6 +13,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -27,6 +28,8 @@ public final class HazelcastBoard extends CachingBoard {
   static final String TRANSFERS_MAP = "quorumkv.transfers";
   private static final String KEY = "topology";
   static final String WORKER_POOL = "quorumkv-topology-board";
+  /** The longest any board call may take, its wait behind earlier calls included. */
+  static final long CALL_TIMEOUT_MS = 10_000;
 
   private final HazelcastInstance hazelcast;
   private final WorkerExecutor worker;
@@ -59,21 +62,27 @@ public final class HazelcastBoard extends CachingBoard {
 
   @Override
   public Future<String> read() {
-    return worker.executeBlocking(() -> topology.get(KEY));
+    return bounded(worker.executeBlocking(() -> topology.get(KEY)));
   }
 
   @Override
   public Future<Boolean> compareAndSet(String expected, String next) {
-    return worker.executeBlocking(() -> expected == null
+    // A timed-out compare-and-set may still land: the caller reads the board again either way.
+    return bounded(worker.executeBlocking(() -> expected == null
         ? topology.putIfAbsent(KEY, next) == null
-        : topology.replace(KEY, expected, next));
+        : topology.replace(KEY, expected, next)));
+  }
+
+  /** Every board call fails after {@link #CALL_TIMEOUT_MS}, so no step of a change waits on a member that died. */
+  private static <T> Future<T> bounded(Future<T> call) {
+    return call.timeout(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
   }
 
   @Override
-  public void publishApplied(NodeUrl node, long epoch) {
+  public Future<Void> publishApplied(NodeUrl node, long epoch) {
     // Epochs only grow: whichever report runs last on the worker sends the highest one applied.
     heardApplied(node, epoch);
-    worker.executeBlocking(() -> appliedMap.put(node.toString(), heardApplied(node, epoch)));
+    return bounded(worker.executeBlocking(() -> appliedMap.put(node.toString(), heardApplied(node, epoch)))).mapEmpty();
   }
 
   @Override

@@ -63,6 +63,10 @@ public final class HazelcastMembership implements LiveNodes {
     // Outgoing member connections from the node's own address too, not from whatever the kernel picks.
     config.setProperty("hazelcast.socket.client.bind", "true");
     config.setProperty("hazelcast.socket.client.bind.any", "false");
+    // A map call to a member that died or was cut off otherwise retries for up to two minutes
+    // (250 tries), holding the topology board's calls behind it; the board gives up after 10 s.
+    config.setProperty("hazelcast.operation.call.timeout.millis", Long.toString(HazelcastBoard.CALL_TIMEOUT_MS));
+    config.setProperty("hazelcast.invocation.max.retry.count", "20");
     config.setProperty("hazelcast.merge.first.run.delay.seconds", "10");
     config.setProperty("hazelcast.merge.next.run.delay.seconds", "10");
     config.setProperty("hazelcast.phone.home.enabled", "false");
@@ -90,16 +94,23 @@ public final class HazelcastMembership implements LiveNodes {
 
       @Override
       public void memberRemoved(MembershipEvent event) {
-        forget(event.getMember().getUuid());
+        forget(event.getMember().getUuid(), event.getMembers());
       }
     });
   }
 
-  private synchronized void forget(UUID member) {
-    NodeUrl gone = members.remove(member);
-    if (gone != null && !gone.equals(self) && !members.containsValue(gone)) {
-      alive.remove(gone);
-    }
+  /**
+   * Drops the member, and any other UUID the current members no longer include: a member that
+   * merged back after a split may come with a new UUID and no removal of its old one, which then
+   * kept its url alive after the node died (seen in the fault harness).
+   */
+  private synchronized void forget(UUID member, Set<Member> current) {
+    Set<UUID> present = new HashSet<>();
+    current.forEach(m -> present.add(m.getUuid()));
+    members.remove(member);
+    members.keySet().retainAll(present);
+    alive.retainAll(new HashSet<>(members.values()));
+    alive.add(self);
   }
 
   private synchronized NodeUrl track(Member member) {
@@ -108,6 +119,8 @@ public final class HazelcastMembership implements LiveNodes {
       return null;
     }
     NodeUrl node = NodeUrl.parse(URL_ATTRIBUTE, url);
+    // One url, one member: an older UUID of the same node (from before a merge) is gone.
+    members.values().removeIf(node::equals);
     members.put(member.getUuid(), node);
     alive.add(node);
     return node;

@@ -49,16 +49,21 @@ public final class HintedHandoff implements MissedWrites {
   private final Set<NodeUrl> dropping = ConcurrentHashMap.newKeySet();
   private final Map<NodeUrl, Future<Void>> replaying = new ConcurrentHashMap<>();
   private final Map<NodeUrl, FullDiskBackoff> fullDisks = new ConcurrentHashMap<>();
+  private final Predicate<NodeUrl> departed;
   private final LongAdder stored = new LongAdder();
   private final LongAdder delivered = new LongAdder();
   private final LongAdder dropped = new LongAdder();
   private volatile ReplicaDirectory replicas;
   private final Predicate<Hint> wanted;
 
-  /** @param wanted whether a hint's target should still get its record (it may no longer replicate the key) */
+  /**
+   * @param wanted   whether a hint's target should still get its record (it owns the key)
+   * @param departed whether a node has left the topology for good: its hints are dropped at once
+   */
   public HintedHandoff(HintStore store, StorageExecutor executor, HybridLogicalClock clock, LiveNodes liveNodes,
-                       long windowMillis, Predicate<Hint> wanted) {
+                       long windowMillis, Predicate<Hint> wanted, Predicate<NodeUrl> departed) {
     this.wanted = wanted;
+    this.departed = departed;
     this.store = store;
     this.executor = executor;
     this.clock = clock;
@@ -182,10 +187,12 @@ public final class HintedHandoff implements MissedWrites {
    * same hints twice.
    */
   public Future<Void> dropExpiredHintsOfDownTargets() {
-    long cutoff = HybridLogicalClock.versionAt(clock.wallMillis() - windowMillis);
+    long expired = HybridLogicalClock.versionAt(clock.wallMillis() - windowMillis);
     List<Future<Void>> drops = new ArrayList<>();
     pending.forEach((target, count) -> {
-      if (count.get() > 0 && !liveNodes.isAlive(target) && dropping.add(target)) {
+      // A node that left or was removed gets nothing any more: all its hints go, not only the expired ones.
+      long cutoff = departed.test(target) ? Long.MAX_VALUE : expired;
+      if (count.get() > 0 && (!liveNodes.isAlive(target) || cutoff == Long.MAX_VALUE) && dropping.add(target)) {
         drops.add(executor.submit(() -> store.dropBefore(target, cutoff)).map(removed -> {
           count.addAndGet(-removed);
           dropped.add(removed);

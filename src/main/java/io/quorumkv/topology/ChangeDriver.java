@@ -4,6 +4,7 @@ import io.quorumkv.config.NodeUrl;
 import io.vertx.core.Future;
 
 import java.time.InstantSource;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -46,6 +47,7 @@ public final class ChangeDriver {
   }
 
   private Future<?> advance() {
+    topology.republishApplied();
     return topology.reconcile().<Object>compose(level -> {
       Topology current = topology.current();
       SettledGrace settled = current.stage() == Topology.Stage.CUTOVER ? cutoverGrace : grace;
@@ -64,15 +66,31 @@ public final class ChangeDriver {
   }
 
 
+  /**
+   * Whether this node drives the change: the first live member in URL order, on the side of a
+   * majority of the members. A node cut off from the others sees them all down; without the
+   * majority it would step the change alone, and its step would win or lose when the partition
+   * heals (seen in the fault harness: a joiner cut off took the cutover on its own).
+   */
   private boolean drives(Topology current) {
-    for (NodeUrl node : current.members().keySet()) {
-      boolean removed = current.change() != null && current.change().kind() == Topology.Kind.REMOVE
-          && current.change().node().equals(node);
-      if (!removed && topology.liveNodes().isAlive(node)) {
+    List<NodeUrl> voters = current.members().keySet().stream().filter(node -> !removed(current, node)).toList();
+    long alive = voters.stream().filter(node -> node.equals(topology.self()) || topology.liveNodes().isAlive(node))
+        .count();
+    if (2 * alive <= voters.size()) {
+      return false;
+    }
+    for (NodeUrl node : voters) {
+      if (topology.liveNodes().isAlive(node)) {
         return node.equals(topology.self());
       }
     }
     return false;
+  }
+
+  /** The node a removal takes away, down for good: it neither drives nor counts toward a majority. */
+  private static boolean removed(Topology current, NodeUrl node) {
+    return current.change() != null && current.change().kind() == Topology.Kind.REMOVE
+        && current.change().node().equals(node);
   }
 
   private Future<Object> step(Topology from, UnaryOperator<Topology> step) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -28,6 +29,8 @@ public final class ClusterTopology {
   private static final String PERSISTED = "topology";
   private static final String DEPARTED = "topology.departed";
   private static final int MAX_CHANGE_ATTEMPTS = 8;
+  private static final int JOIN_ATTEMPTS = 15;
+  private static final long JOIN_RETRY_MS = 1_000;
 
   private final Vertx vertx;
   private final NodeUrl self;
@@ -37,6 +40,8 @@ public final class ClusterTopology {
   private final List<Consumer<Topology>> listeners = new CopyOnWriteArrayList<>();
   private final Promise<Long> departed = Promise.promise();
   private volatile Topology current;
+  /** The last report of this node's applied epoch, while it is on its way. */
+  private Future<Void> reporting = Future.succeededFuture();
 
   public ClusterTopology(Vertx vertx, NodeUrl self, TopologyBoard board, MetaStore meta, LiveNodes liveNodes) {
     this.vertx = vertx;
@@ -76,7 +81,7 @@ public final class ClusterTopology {
             return Future.failedFuture(new TopologyException("this node was removed from the cluster (epoch "
                 + agreed.epoch() + "); to add it again, start it with an empty dataDir"));
           }
-          return change(this::joining);
+          return joinOnceEveryoneIsSeen(1);
         })
         .onSuccess(agreed -> logDifference(agreed, confNodes)));
   }
@@ -86,11 +91,28 @@ public final class ClusterTopology {
     return on.withJoining(self);
   }
 
+  /**
+   * Joins; while a member seems down, tries again every second for a while: a node that just
+   * started has often not yet heard from every member through Hazelcast, although they are all up.
+   */
+  private Future<Topology> joinOnceEveryoneIsSeen(int attempt) {
+    return change(this::joining).recover(refused -> {
+      if (!(refused instanceof NodeDownException) || attempt >= JOIN_ATTEMPTS) {
+        return Future.failedFuture(refused);
+      }
+      if (attempt == 1) {
+        LOG.log(System.Logger.Level.INFO, refused.getMessage() + "; waiting up to " + JOIN_ATTEMPTS
+            + " s for this node's membership to see it");
+      }
+      return vertx.timer(JOIN_RETRY_MS, TimeUnit.MILLISECONDS).compose(waited -> joinOnceEveryoneIsSeen(attempt + 1));
+    });
+  }
+
   /** Refuses a change while a node that takes part (any but {@code except}) is down. */
   public void requireAllAlive(Topology on, NodeUrl except) {
     for (NodeUrl node : on.allNodes()) {
       if (!node.equals(except) && !node.equals(self) && !liveNodes.isAlive(node)) {
-        throw new TopologyException("node " + node + " is down: a change needs every node up");
+        throw new NodeDownException(node);
       }
     }
   }
@@ -173,6 +195,18 @@ public final class ClusterTopology {
         meta.writeLong(DEPARTED, next.epoch());
         return null;
       }).onComplete(written -> departed.tryComplete(next.epoch()));
+    }
+  }
+
+  /**
+   * Reports this node's applied epoch again, unless the last report is still on its way. A report
+   * can be lost (a partition, a merge of two sides of one, which keeps one side's entries), and
+   * every step of a change waits for every live node's report: without this, a lost one stalled
+   * a change until the node applied the next epoch. Called every topology tick.
+   */
+  public void republishApplied() {
+    if (reporting.isComplete()) {
+      reporting = board.publishApplied(self, current.epoch()).recover(e -> Future.succeededFuture());
     }
   }
 

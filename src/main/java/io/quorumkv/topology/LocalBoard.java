@@ -38,8 +38,9 @@ final class LocalBoard extends CachingBoard {
   }
 
   @Override
-  public void publishApplied(NodeUrl node, long epoch) {
+  public Future<Void> publishApplied(NodeUrl node, long epoch) {
     heardApplied(node, epoch);
+    return Future.succeededFuture();
   }
 
   @Override

@@ -31,8 +31,11 @@ public interface TopologyBoard {
   /** Called with the topology's text each time the board's value changes. */
   void onTopology(Consumer<String> listener);
 
-  /** Tells the others that {@code node} now works by the topology of {@code epoch}. */
-  void publishApplied(NodeUrl node, long epoch);
+  /**
+   * Tells the others that {@code node} now works by the topology of {@code epoch}; completes once
+   * the board took it (a report lost in a partition is sent again, see {@link ClusterTopology#republishApplied}).
+   */
+  Future<Void> publishApplied(NodeUrl node, long epoch);
 
   /** The epoch each node last said it applied. */
   Map<NodeUrl, Long> applied();

@@ -1,7 +1,7 @@
 package io.quorumkv.topology;
 
 /** A topology change that cannot be made now; the message says why, for the operator. */
-public final class TopologyException extends RuntimeException {
+public class TopologyException extends RuntimeException {
   public TopologyException(String message) {
     super(message);
   }
