@@ -1,11 +1,11 @@
 package io.quorumkv.cluster;
 
-import io.quorumkv.config.NodeUrl;
 import io.quorumkv.http.ApiHeaders;
 import io.quorumkv.support.AcknowledgedFloors;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.BulkWrites;
 import io.quorumkv.support.CheckedLoad;
+import io.quorumkv.support.HomeSets;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.LastWriteWinsChecker;
 import io.quorumkv.support.LastWriteWinsChecker.Read;
@@ -23,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +37,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -317,12 +315,12 @@ class MembershipChangeTest {
     say("%s: node %d (%s) serving after %d ms", change, node, url, millisSince(start));
     load.target(url);
     Map<String, Long> streamed = new HashMap<>();
-    Set<String> members = memberUrls();
+    Set<String> members = cluster.memberUrls();
     long deadline = System.nanoTime() + CHANGE_TIMEOUT.toNanos();
     TopologyView streaming = null;
     while (streaming == null) {
       for (int observer : cluster.members()) {
-        TopologyView view = viewOf(observer);
+        TopologyView view = cluster.topology(observer);
         if (view == null) {
           continue;
         }
@@ -340,7 +338,7 @@ class MembershipChangeTest {
         }
       }
       if (System.nanoTime() > deadline) {
-        fail(change + ": no transfer to " + url + " seen streaming within " + CHANGE_TIMEOUT + "; " + views());
+        fail(change + ": no transfer to " + url + " seen streaming within " + CHANGE_TIMEOUT + "; " + cluster.topologyViews());
       }
       Thread.sleep(50); // polling pace
     }
@@ -363,7 +361,7 @@ class MembershipChangeTest {
    * seconds and keeps, per transfer, the most records it was seen to have sent.
    */
   private void awaitStable(String change, Map<String, Long> streamed, long start) {
-    Set<String> members = memberUrls();
+    Set<String> members = cluster.memberUrls();
     long deadline = System.nanoTime() + CHANGE_TIMEOUT.toNanos();
     long nextProgress = System.nanoTime();
     while (true) {
@@ -371,7 +369,7 @@ class MembershipChangeTest {
       Set<Long> epochs = new HashSet<>();
       TopologyView shown = null;
       for (int observer : cluster.members()) {
-        TopologyView view = viewOf(observer);
+        TopologyView view = cluster.topology(observer);
         if (view == null) {
           agreed = false;
           continue;
@@ -391,7 +389,7 @@ class MembershipChangeTest {
       }
       if (System.nanoTime() > deadline) {
         fail(change + ": the members did not agree on a stable topology of " + members + " within " + CHANGE_TIMEOUT
-            + "; " + views());
+            + "; " + cluster.topologyViews());
       }
       try {
         Thread.sleep(POLL_EVERY.toMillis()); // polling pace
@@ -400,33 +398,6 @@ class MembershipChangeTest {
         throw new AssertionError(e);
       }
     }
-  }
-
-  private Set<String> memberUrls() {
-    Set<String> urls = new TreeSet<>();
-    cluster.members().forEach(node -> urls.add(cluster.url(node)));
-    return urls;
-  }
-
-  /** The node's view, or null while it does not answer (starting, stopping, killed). */
-  private TopologyView viewOf(int node) {
-    if (!cluster.running(node)) {
-      return null;
-    }
-    try {
-      return TopologyView.fetch(cluster.http(node));
-    } catch (AssertionError unanswered) {
-      return null;
-    }
-  }
-
-  private String views() {
-    StringBuilder all = new StringBuilder();
-    for (int node : cluster.members()) {
-      TopologyView view = viewOf(node);
-      all.append("node ").append(node).append(": ").append(view == null ? "no answer" : view.describe()).append("; ");
-    }
-    return all.toString();
   }
 
   private static void remember(TopologyView view, Map<String, Long> streamed) {
@@ -474,8 +445,8 @@ class MembershipChangeTest {
    */
   private Map<String, List<String>> awaitPlacement(List<String> keys, List<String> deleted, List<Integer> members)
       throws Exception {
-    List<NodeUrl> urls = members.stream().map(node -> NodeUrl.parse("url", cluster.url(node))).toList();
-    Rendezvous placement = new Rendezvous(urls);
+    List<String> urls = members.stream().map(cluster::url).toList();
+    HomeSets placement = new HomeSets(urls);
     Set<String> deletedSet = new HashSet<>(deleted);
     long deadline = System.nanoTime() + PLACEMENT_SETTLES.toNanos();
     int scans = 0;
@@ -501,7 +472,7 @@ class MembershipChangeTest {
 
   /** Per kind of problem, the keys that have it in these scans (one map per member, in {@code urls}' order). */
   private Map<String, List<String>> misplaced(List<String> keys, Set<String> deleted, List<Map<String, NodeRecords.Held>> held,
-                                              List<NodeUrl> urls, Rendezvous placement) {
+                                              List<String> urls, HomeSets placement) {
     Map<String, List<String>> wrong = new TreeMap<>();
     Set<String> known = new HashSet<>(keys);
     for (Map<String, NodeRecords.Held> node : held) {
@@ -513,13 +484,11 @@ class MembershipChangeTest {
     }
     for (String key : keys) {
       NodeRecords.Held freshest = null;
-      int widest = 0;
       for (Map<String, NodeRecords.Held> node : held) {
         NodeRecords.Held copy = node.get(key);
         if (copy != null && (freshest == null || copy.version() > freshest.version())) {
           freshest = copy;
         }
-        widest = copy == null ? widest : Math.max(widest, copy.replicas());
       }
       AcknowledgedFloors.Floor floor = floors.floor(key);
       if (freshest == null) {
@@ -534,8 +503,7 @@ class MembershipChangeTest {
             .add(key);
       }
       // A record's count is the widest from it was written with, merged upward as copies meet.
-      Set<NodeUrl> home = new HashSet<>(placement.replicasFor(key.getBytes(StandardCharsets.UTF_8),
-          Math.min(widest, placement.size())));
+      Set<String> home = placement.of(key, HomeSets.widest(key, held));
       for (int i = 0; i < urls.size(); i++) {
         NodeRecords.Held copy = held.get(i).get(key);
         if (home.contains(urls.get(i))) {

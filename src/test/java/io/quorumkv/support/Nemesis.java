@@ -14,6 +14,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Injects faults into a {@link ProcessCluster}, one step at a time, each held a few seconds and
@@ -25,37 +26,60 @@ import java.util.regex.Pattern;
  * Every {@code killEvery}-th step is a kill, so the number of kills grows with the run's length;
  * the other steps deal the other kinds from a deck shuffled anew each time it runs out, so every
  * kind comes once within a round of steps, however few steps a slow machine gets through (drawn
- * at random, a 75 s run that managed three steps never cut the network). A run goes on past its
- * duration until every kind has been injected. Which fault, which node, how long and how far all
+ * at random, a 75 s run that managed three steps never cut the network).
+ *
+ * <p>With {@link Fault#JOIN}, {@link Fault#LEAVE} or {@link Fault#REMOVE} among the kinds, every
+ * {@code changeEvery}-th step that is not a kill begins with a topology change
+ * ({@link TopologyChanges}: once every fault is undone, every member up and the topology stable),
+ * and its fault then comes while the change streams; the steps after it, kills among them, often
+ * still find it streaming. So a round of the short run (a kill every third step) makes four
+ * changes, which is what it takes to make each kind once: join, leave or removal, join, the
+ * other. Victims are always current members; a node that left or was removed is never touched
+ * again. A run goes on past its duration until every kind has been injected (or a change it
+ * still needs could not begin). Which fault, which change, which node, how long and how far all
  * come from the seed; only timing differs between replays.
  */
-public final class Nemesis {
+public final class Nemesis implements AutoCloseable {
   private static final long HOLD_MIN_MS = 2_000;
   private static final int HOLD_SPREAD_MS = 1_500;
   private static final long MIN_SKEW_MS = 500;
   private static final long KILL_DOWN_MS = 500;
   private static final Duration SETTLE = Duration.ofSeconds(60);
   private static final Duration FINAL_SETTLE = Duration.ofSeconds(120);
-  /** Starts of one node in a row that may exit before serving, like a supervisor's restart limit. */
-  private static final int START_ATTEMPTS = 3;
   private static final Pattern LEASE_WAIT = Pattern.compile("waiting (\\d+) ms for the wall clock");
 
-  public enum Fault { KILL, PAUSE, ISOLATE, CUT_LINK, SKEW }
+  public enum Fault {
+    KILL, PAUSE, ISOLATE, CUT_LINK, SKEW, JOIN, LEAVE, REMOVE;
+
+    /** A change of the cluster's topology ({@link TopologyChanges}), not a fault of a member. */
+    public boolean changesTopology() {
+      return this == JOIN || this == LEAVE || this == REMOVE;
+    }
+  }
 
   /**
    * @param faults        the kinds to inject; with {@link Fault#SKEW} among them a skew may also come on top of another fault
    * @param killEvery     with {@link Fault#KILL} among the faults, every {@code killEvery}-th step is a kill (from the first)
+   * @param changeEvery   with topology changes among the faults, every {@code changeEvery}-th step that is not a kill
+   *                      begins with one (from the first; every step when all are kills)
    * @param maxSkewMillis largest clock offset, either way
    */
-  public record Settings(Set<Fault> faults, int killEvery, long maxSkewMillis, long seed) {
+  public record Settings(Set<Fault> faults, int killEvery, int changeEvery, long maxSkewMillis, long seed) {
     public Settings {
       if (killEvery < 1) {
         throw new IllegalArgumentException("killEvery must be at least 1: " + killEvery);
+      }
+      if (changeEvery < 1) {
+        throw new IllegalArgumentException("changeEvery must be at least 1: " + changeEvery);
       }
     }
 
     boolean has(Fault fault) {
       return faults.contains(fault);
+    }
+
+    boolean changesTopology() {
+      return faults.stream().anyMatch(Fault::changesTopology);
     }
   }
 
@@ -63,8 +87,10 @@ public final class Nemesis {
   private final Firewall firewall;
   private final Settings settings;
   private final Random random;
-  private final long originNanos;
-  private final PrintStream log;
+  private final StepLog log;
+  private final Supervisor supervisor;
+  private final TopologyChanges changes;
+  /** The kinds dealt from the deck: neither kills nor topology changes. */
   private final List<Fault> others = new ArrayList<>();
   /** The other kinds still to deal in this round; refilled and shuffled when empty. */
   private final List<Fault> deck = new ArrayList<>();
@@ -75,10 +101,13 @@ public final class Nemesis {
   /** The node whose clock the previous step moved, -1 if none: it is reset at the end of this step. */
   private int skewedBefore = -1;
   private int slowHeals;
-  private final List<String> failedStarts = new ArrayList<>();
 
-  /** @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null */
-  public Nemesis(ProcessCluster cluster, Firewall firewall, Settings settings, long originNanos, PrintStream log) {
+  /**
+   * @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null
+   * @param targets  told of nodes that join (once they serve) and of nodes that leave or are removed
+   */
+  public Nemesis(ProcessCluster cluster, Firewall firewall, WriteTargets targets, Settings settings, long originNanos,
+                 PrintStream log) {
     if ((settings.has(Fault.ISOLATE) || settings.has(Fault.CUT_LINK)) && firewall == null) {
       throw new IllegalArgumentException("partitions need a firewall");
     }
@@ -92,11 +121,13 @@ public final class Nemesis {
     this.firewall = firewall;
     this.settings = settings;
     this.random = new Random(settings.seed());
-    this.originNanos = originNanos;
-    this.log = log;
+    this.log = new StepLog(log, originNanos);
+    this.supervisor = new Supervisor(cluster, this.log);
+    this.changes = new TopologyChanges(cluster, targets, supervisor, this.log,
+        settings.faults().stream().filter(Fault::changesTopology).collect(Collectors.toSet()));
     for (Fault fault : Fault.values()) {
       injected.put(fault, 0);
-      if (fault != Fault.KILL && settings.has(fault)) {
+      if (fault != Fault.KILL && !fault.changesTopology() && settings.has(fault)) {
         others.add(fault);
       }
     }
@@ -108,9 +139,13 @@ public final class Nemesis {
    */
   public void run(Duration duration) throws IOException, InterruptedException {
     long end = System.nanoTime() + duration.toNanos();
-    for (int step = 0; System.nanoTime() < end || !everyKindInjected(); step++) {
+    int mayChange = 0;
+    for (int step = 0; System.nanoTime() < end || !(everyKindInjected() || changes.lastNotMade()); step++) {
       boolean kill = settings.has(Fault.KILL) && (step % settings.killEvery() == 0 || others.isEmpty());
-      step(kill ? Fault.KILL : deal());
+      Fault fault = kill ? Fault.KILL : others.isEmpty() ? null : deal();
+      boolean change = settings.changesTopology() && (!kill || others.isEmpty())
+          && mayChange++ % settings.changeEvery() == 0;
+      step(fault, change);
     }
   }
 
@@ -126,7 +161,10 @@ public final class Nemesis {
     return settings.faults().stream().allMatch(fault -> injected.get(fault) > 0);
   }
 
-  /** How many faults of each kind were injected (a skew on top of another fault counts as a skew too). */
+  /**
+   * How many faults of each kind were injected (a skew on top of another fault counts as a skew
+   * too), topology changes by the kind of change begun.
+   */
   public Map<Fault, Integer> injected() {
     return Collections.unmodifiableMap(new EnumMap<>(injected));
   }
@@ -145,13 +183,17 @@ public final class Nemesis {
     return List.copyOf(restartMillis);
   }
 
-  /** Undoes every fault that may still be in force and waits until every node sees every node alive. */
+  /**
+   * Undoes every fault that may still be in force (retired nodes are left alone), waits until
+   * every member sees every member alive, then until the last topology change is over everywhere
+   * (its leaving node exited); a change that is not is one of the {@link #changeProblems}.
+   */
   public void healAll() throws IOException, InterruptedException {
     if (firewall != null) {
       firewall.healAll();
     }
     skewedBefore = -1;
-    for (int node = 0; node < cluster.size(); node++) {
+    for (int node : cluster.members()) {
       if (cluster.hasFakeClocks()) {
         cluster.clock(node).setOffsetMillis(0);
       }
@@ -159,20 +201,24 @@ public final class Nemesis {
         cluster.resume(node);
       }
       if (!cluster.running(node)) {
-        startAgain(node);
+        supervisor.startAgain(node);
       }
     }
     if (!awaitWholeMembership(FINAL_SETTLE)) {
       throw new AssertionError("membership has not healed " + FINAL_SETTLE.toSeconds() + " s after every fault was"
           + " undone: " + cluster.membershipViews());
     }
+    changes.awaitSettled();
   }
 
-  private void step(Fault fault) throws IOException, InterruptedException {
-    int size = cluster.size();
-    // Every random choice of the step first, so that the schedule depends on the seed alone.
-    int victim = random.nextInt(size);
-    int peer = (victim + 1 + random.nextInt(size - 1)) % size;
+  private void step(Fault fault, boolean changeFirst) throws IOException, InterruptedException {
+    // Every random choice of the step first, so that the schedule depends on the seed alone; nodes
+    // are drawn as numbers, mapped onto the members there are once the step's change has begun.
+    Fault change = changeFirst ? changes.next(cluster.members().size(), random) : null;
+    int subjectDraw = random.nextInt(Integer.MAX_VALUE);
+    int throughDraw = random.nextInt(Integer.MAX_VALUE);
+    int victimDraw = random.nextInt(Integer.MAX_VALUE);
+    int peerDraw = random.nextInt(Integer.MAX_VALUE);
     long holdMs = HOLD_MIN_MS + random.nextInt(HOLD_SPREAD_MS);
     // On top of another fault, the skew hits its victim: a node whose clock is off and that also
     // restarts, resumes from a pause (with requests queued while it stood still) or is cut off.
@@ -181,14 +227,26 @@ public final class Nemesis {
         * (MIN_SKEW_MS + (long) (random.nextDouble() * (settings.maxSkewMillis() - MIN_SKEW_MS)));
 
     long started = System.nanoTime();
-    String description = fault + (fault == Fault.CUT_LINK ? " nodes " + victim + "-" + peer : " node " + victim)
-        + (skew ? String.format(Locale.ROOT, ", clock %+d ms", offset) : "");
+    String made = change == null ? null : beginChange(change, subjectDraw, throughDraw);
+    if (made != null) {
+      count(change);
+    }
+    List<Integer> members = cluster.members();
+    int victim = members.get(victimDraw % members.size());
+    int peer = members.get((members.indexOf(victim) + 1 + peerDraw % (members.size() - 1)) % members.size());
+    String description = (change == null ? "" : (made == null ? change + " not made" : made) + "; ")
+        + (fault == null ? "no fault" : fault + (fault == Fault.CUT_LINK ? " nodes " + victim + "-" + peer
+        : " node " + victim)) + (skew ? String.format(Locale.ROOT, ", clock of node %d %+d ms", victim, offset) : "");
     if (skew) {
       setClock(victim, offset);
     }
     if (skewedBefore >= 0 && !(skew && skewedBefore == victim)) {
       description += String.format(Locale.ROOT, ", node %d clock still %+d ms", skewedBefore,
           cluster.clock(skewedBefore).offsetMillis());
+    }
+    if (fault == null) {
+      finishStep(started, description, skew, victim, made == null && !skew ? holdMs : 0);
+      return;
     }
     switch (fault) {
       case KILL -> {
@@ -202,8 +260,9 @@ public final class Nemesis {
       }
       case ISOLATE -> {
         say("isolate node %d from the others for %d ms", victim, holdMs);
-        for (int other = 0; other < size; other++) {
-          if (other != victim) {
+        // Every other node that runs: a node still handing its records over as it leaves too.
+        for (int other = 0; other < cluster.size(); other++) {
+          if (other != victim && cluster.running(other)) {
             firewall.cut(cluster.host(victim), cluster.host(other));
           }
         }
@@ -221,6 +280,25 @@ public final class Nemesis {
     // A killed node is started again at once: it stays down anyway until its clock lease has run out (8-10 s).
     Thread.sleep(fault == Fault.KILL ? KILL_DOWN_MS : holdMs);
     heal(fault, victim);
+    finishStep(started, description, skew, victim, 0);
+  }
+
+  /**
+   * Begins the step's topology change, every fault undone first: the clock the previous step left
+   * off too. Returns what was done, or null when the change could not begin.
+   */
+  private String beginChange(Fault change, int subjectDraw, int throughDraw) throws IOException, InterruptedException {
+    if (skewedBefore >= 0) {
+      setClock(skewedBefore, 0);
+      skewedBefore = -1;
+    }
+    return changes.make(change, subjectDraw, throughDraw);
+  }
+
+  /** Holds a step that injected nothing else, waits for membership to heal, and records the step. */
+  private void finishStep(long started, String description, boolean skew, int victim, long holdMs)
+      throws IOException, InterruptedException {
+    Thread.sleep(holdMs);
     settle();
     // A clock stays off through the next step as well, as wrong clocks do for a while: the next
     // step's fault then hits a cluster whose versions one node pushes ahead (or holds back).
@@ -273,7 +351,7 @@ public final class Nemesis {
     switch (fault) {
       case KILL -> {
         long start = System.nanoTime();
-        startAgain(victim);
+        supervisor.startAgain(victim);
         long took = (System.nanoTime() - start) / 1_000_000;
         restartMillis.add(took);
         Matcher lease = LEASE_WAIT.matcher(cluster.currentLog(victim));
@@ -299,43 +377,39 @@ public final class Nemesis {
     }
   }
 
-  /**
-   * Starts the node again, and again if it exits before serving, as a supervisor would (systemd's
-   * {@code Restart=on-failure}), at most {@link #START_ATTEMPTS} times: a node that starts while
-   * the others merge after a partition is refused by Hazelcast ("Cluster state either is locked or
-   * doesn't allow new members to join -> FROZEN") and exits with "cannot join the cluster".
-   * Each such exit is recorded for the report.
-   */
-  private void startAgain(int node) throws IOException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        cluster.startAgain(node);
-        return;
-      } catch (AssertionError exited) {
-        if (cluster.running(node) || attempt == START_ATTEMPTS) {
-          throw exited;
-        }
-        String cause = exitCause(cluster.currentLog(node));
-        failedStarts.add("node " + node + ": " + cause);
-        say("node %d exited while starting (%s), starting it again", node, cause);
-      }
-    }
-  }
-
-  /** The node's own last words ("quorumkv: ..."), or the last line of its log. */
-  private static String exitCause(String log) {
-    String[] lines = log.strip().split("\n");
-    for (int i = lines.length - 1; i >= 0; i--) {
-      if (lines[i].startsWith("quorumkv: ")) {
-        return lines[i].substring("quorumkv: ".length());
-      }
-    }
-    return lines[lines.length - 1];
-  }
-
   /** The starts that exited before serving and were started again, with their causes. */
   public List<String> failedStarts() {
-    return List.copyOf(failedStarts);
+    return supervisor.failedStarts();
+  }
+
+  /** Each topology change begun: kind, node, how it was made and how long until every member said stable. */
+  public List<String> changes() {
+    return changes.changes().stream().map(Object::toString).toList();
+  }
+
+  /** Why changes the schedule called for were not made (each is one of the {@link #changeProblems} too). */
+  public List<String> changesNotMade() {
+    return changes.notMade();
+  }
+
+  /**
+   * Promises the changes themselves broke: a change not over everywhere once every fault was
+   * undone, a change the schedule called for and could not make although every member was up (the
+   * one before it not over within two minutes, a join or a removal refused, a node killed for a
+   * removal that the others kept seeing alive), a node that left and did not exit 0 by itself.
+   */
+  public List<String> changeProblems() {
+    return changes.problems();
+  }
+
+  /** Whether, after {@link #healAll}, every member agreed the topology was stable with the current members. */
+  public boolean topologySettled() {
+    return changes.settled();
+  }
+
+  @Override
+  public void close() {
+    changes.close();
   }
 
   private void setClock(int node, long offsetMillis) throws IOException {
@@ -353,6 +427,6 @@ public final class Nemesis {
   }
 
   private void say(String format, Object... args) {
-    log.printf(Locale.ROOT, "[%8.3f s] nemesis: %s%n", (System.nanoTime() - originNanos) / 1e9, String.format(Locale.ROOT, format, args));
+    log.say(format, args);
   }
 }

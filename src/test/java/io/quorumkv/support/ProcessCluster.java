@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -164,6 +165,62 @@ public final class ProcessCluster implements AutoCloseable {
     return members;
   }
 
+  /** The {@link #members} by url, sorted. */
+  public Set<String> memberUrls() {
+    Set<String> memberUrls = new TreeSet<>();
+    members().forEach(node -> memberUrls.add(url(node)));
+    return memberUrls;
+  }
+
+  /** What the node's {@code GET /v0/cluster} says of the topology; null while it does not answer (starting, killed). */
+  public TopologyView topology(int node) {
+    if (!running(node)) {
+      return null;
+    }
+    try {
+      return TopologyView.fetch(http(node));
+    } catch (AssertionError unanswered) {
+      return null;
+    }
+  }
+
+  /**
+   * Whether every member answers, at one epoch, that the topology is {@code stable} with exactly
+   * the {@link #members}, each {@code normal}: no change in progress, the last one applied everywhere.
+   */
+  public boolean stableEverywhere() {
+    return stableEverywhere(memberUrls());
+  }
+
+  /** {@link #stableEverywhere()} for these members, asked by url only: safe from any thread. */
+  public static boolean stableEverywhere(Set<String> members) {
+    Set<Long> epochs = new HashSet<>();
+    for (String url : members) {
+      TopologyView view;
+      try {
+        view = TopologyView.fetch(new Http(url));
+      } catch (AssertionError unanswered) {
+        return false;
+      }
+      if (!view.stableWith(members)) {
+        return false;
+      }
+      epochs.add(view.epoch());
+    }
+    return epochs.size() == 1;
+  }
+
+  /** What every member says of the topology, for a message. */
+  public String topologyViews() {
+    StringBuilder all = new StringBuilder();
+    for (int node : members()) {
+      TopologyView view = topology(node);
+      all.append(all.isEmpty() ? "" : "; ").append("node ").append(node).append(": ")
+          .append(view == null ? "no answer" : view.describe());
+    }
+    return all.toString();
+  }
+
   /** Waits at most {@code timeout} for the node's process to exit by itself and returns its exit status. */
   public int awaitExit(int node, Duration timeout) throws InterruptedException {
     return nodes.get(node).awaitExit(timeout);
@@ -302,6 +359,11 @@ public final class ProcessCluster implements AutoCloseable {
     nodes.get(node).awaitReady(options.startTimeout);
   }
 
+  /** Waits until a node just launched ({@link #launchNewNode}) serves; an AssertionError if it exits first. */
+  public void awaitServing(int node) {
+    nodes.get(node).awaitReady(options.startTimeout);
+  }
+
   /** Deletes the node's data directory (one this cluster created), as a lost disk would; the node must be down. */
   public void wipeData(int node) throws IOException {
     if (running(node)) {
@@ -349,8 +411,15 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** Hints this node still holds, all targets together. */
   public long pendingHints(int node) {
+    return pendingHintsByTarget(node).values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Hints this node still holds, by target url (a node that left or was removed among them). */
+  public Map<String, Long> pendingHintsByTarget(int node) {
     JsonObject pending = clusterInfo(node).getJsonObject("hints").getJsonObject("pending");
-    return pending.stream().mapToLong(entry -> ((Number) entry.getValue()).longValue()).sum();
+    Map<String, Long> byTarget = new HashMap<>();
+    pending.forEach(entry -> byTarget.put(entry.getKey(), ((Number) entry.getValue()).longValue()));
+    return byTarget;
   }
 
   /** The node's own stored record for the key (null if it holds nothing), read over its internal endpoint. */
@@ -378,9 +447,13 @@ public final class ProcessCluster implements AutoCloseable {
     return all.toString();
   }
 
-  /** Whether every running node's membership sees every running node alive; a node that does not answer means no. */
+  /**
+   * Whether every running member's membership sees every running member alive; a node that does not
+   * answer means no. {@link #retire Retired} nodes take no part, whether they still run or not.
+   */
   public boolean allSeeAll() {
-    for (int observer = 0; observer < nodes.size(); observer++) {
+    List<Integer> members = members();
+    for (int observer : members) {
       if (!running(observer)) {
         continue;
       }
@@ -390,7 +463,7 @@ public final class ProcessCluster implements AutoCloseable {
       } catch (AssertionError unanswered) {
         return false;
       }
-      for (int seen = 0; seen < nodes.size(); seen++) {
+      for (int seen : members) {
         if (running(seen) && !Boolean.TRUE.equals(view.get(url(seen)))) {
           return false;
         }
@@ -399,11 +472,11 @@ public final class ProcessCluster implements AutoCloseable {
     return true;
   }
 
-  /** What each running node's membership says, for a message. */
+  /** What each member's membership says, for a message. */
   public String membershipViews() {
     StringBuilder views = new StringBuilder();
-    for (int observer = 0; observer < nodes.size(); observer++) {
-      views.append(observer == 0 ? "" : "; ").append("node ").append(observer).append(": ");
+    for (int observer : members()) {
+      views.append(views.isEmpty() ? "" : "; ").append("node ").append(observer).append(": ");
       if (!running(observer)) {
         views.append("not running");
         continue;
@@ -417,13 +490,15 @@ public final class ProcessCluster implements AutoCloseable {
     return views.toString();
   }
 
+  /** Waits until every running member's membership sees every running member alive. */
   public void awaitAllSeeAll() {
-    for (int observer = 0; observer < nodes.size(); observer++) {
+    List<Integer> members = members();
+    for (int observer : members) {
       if (!running(observer)) {
         continue;
       }
       int from = observer;
-      for (int seen = 0; seen < nodes.size(); seen++) {
+      for (int seen : members) {
         if (running(seen)) {
           String url = url(seen);
           Await.until(url(from) + " sees " + url + " alive", Duration.ofSeconds(60),
@@ -433,10 +508,10 @@ public final class ProcessCluster implements AutoCloseable {
     }
   }
 
-  /** Waits until every other running node's membership sees the node down. */
+  /** Waits until every other running member's membership sees the node down. */
   public void awaitSeenDown(int node) {
     String url = url(node);
-    for (int observer = 0; observer < nodes.size(); observer++) {
+    for (int observer : members()) {
       if (observer != node && running(observer)) {
         int from = observer;
         Await.until(url(from) + " sees " + url + " down", Duration.ofSeconds(60),

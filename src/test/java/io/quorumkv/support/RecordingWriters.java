@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,9 +37,18 @@ import java.util.concurrent.locks.LockSupport;
  * whole time, as it would from independent clients, instead of stalling every writer on its
  * first request; writes sent to it after others were acknowledged elsewhere are what tests how
  * it versions them once it runs again.
+ *
+ * <p>The nodes written through can change while it runs ({@link WriteTargets}); each write goes
+ * through one of the nodes targeted when it is due, and records that node's index.
  */
-public final class RecordingWriters {
-  private final List<String> urls;
+public final class RecordingWriters implements WriteTargets {
+  /** Every key written sorts at or after this... */
+  public static final String KEYS_START = "chaos-";
+  /** ...and before this ('.' follows '-'). */
+  public static final String KEYS_END = "chaos.";
+
+  /** Node index to url, in index order, so that the same seed and targets pick the same nodes. */
+  private final ConcurrentSkipListMap<Integer, String> targets = new ConcurrentSkipListMap<>();
   private final Settings settings;
   private final HttpClient client;
   private final ConcurrentLinkedQueue<Write> history = new ConcurrentLinkedQueue<>();
@@ -60,8 +70,11 @@ public final class RecordingWriters {
                          long seed) {
   }
 
+  /** Writes through {@code urls}, node {@code i} at {@code urls.get(i)}, until targets are added or removed. */
   public RecordingWriters(List<String> urls, Settings settings) {
-    this.urls = List.copyOf(urls);
+    for (int node = 0; node < urls.size(); node++) {
+      targets.put(node, urls.get(node));
+    }
     this.settings = settings;
     this.inFlight = new Semaphore(settings.maxInFlight());
     this.client = HttpClient.newBuilder()
@@ -71,7 +84,7 @@ public final class RecordingWriters {
   }
 
   public static String key(long index) {
-    return "chaos-" + index;
+    return KEYS_START + index;
   }
 
   public void start() {
@@ -95,6 +108,16 @@ public final class RecordingWriters {
           + waitMs + " ms after the last was sent");
     }
     inFlight.release(settings.maxInFlight());
+  }
+
+  @Override
+  public void add(int node, String url) {
+    targets.put(node, url);
+  }
+
+  @Override
+  public void remove(int node) {
+    targets.remove(node);
   }
 
   public List<Write> history() {
@@ -127,19 +150,20 @@ public final class RecordingWriters {
       }
       next += intervalNanos;
       String key = key(sent++ / settings.writesPerKey() + random.nextInt(settings.keys()));
-      int node = random.nextInt(urls.size());
+      List<Map.Entry<Integer, String>> through = List.copyOf(targets.entrySet());
+      Map.Entry<Integer, String> target = through.get(random.nextInt(through.size()));
       boolean delete = random.nextDouble() < settings.deleteShare();
       String value = delete ? null : key + "=" + (++sequence);
       if (inFlight.tryAcquire()) {
-        send(key, node, value);
+        send(key, target.getKey(), target.getValue(), value);
       } else {
         skipped.incrementAndGet();
       }
     }
   }
 
-  private void send(String key, int node, String value) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(urls.get(node) + "/v0/entity?id=" + Http.encode(key)))
+  private void send(String key, int node, String url, String value) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + "/v0/entity?id=" + Http.encode(key)))
         .timeout(settings.requestTimeout());
     request = value == null ? request.DELETE() : request.PUT(HttpRequest.BodyPublishers.ofString(value));
     Write.Kind kind = value == null ? Write.Kind.DELETE : Write.Kind.PUT;
