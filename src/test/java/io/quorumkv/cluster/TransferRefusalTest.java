@@ -128,15 +128,20 @@ class TransferRefusalTest {
     return seen[0];
   }
 
+  /**
+   * Waits until node 0 is at the change's {@code stage} and sees every node alive: the joiner's clock
+   * has just jumped two minutes, after which Hazelcast may take it for dead for a moment, and a key's
+   * first live replica, which the conditional writes below depend on, would not be the joiner then.
+   */
   private void awaitStage(String stage) {
     TopologyView[] seen = new TopologyView[1];
-    Await.until("the change reaches its " + stage, CHANGE, () -> {
+    Await.until("the change reaches its " + stage + " with every node seen alive", CHANGE, () -> {
       seen[0] = TopologyView.fetch(cluster.http(0));
       if ("stable".equals(seen[0].stage())) {
         fail("the change was over before it was seen at its " + stage + ": " + seen[0].describe());
       }
-      return stage.equals(seen[0].stage());
-    }, () -> seen[0] == null ? "no answer" : seen[0].describe());
+      return stage.equals(seen[0].stage()) && seen[0].alive().values().stream().allMatch(Boolean.TRUE::equals);
+    }, () -> seen[0] == null ? "no answer" : seen[0].describe() + ", alive " + seen[0].alive());
   }
 
   /** A key whose first replica at from=3 is (or is not) the joiner after the join, and another node before it. */
