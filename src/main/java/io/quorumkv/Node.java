@@ -335,7 +335,8 @@ public final class Node {
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
     List<RouteMount> mounts = List.of(metrics, admin, new MembershipAdmin(topology, config.adminToken()),
         new Dashboard(config.adminToken() != null));
-    Admission admission = Admission.forHeap(Runtime.getRuntime().maxMemory());
+    Admission admission = Admission.forHeap(Runtime.getRuntime().maxMemory(), config.admission().clientBodyBytes(),
+        config.admission().maxRequestsPerLoop(), config.admission().maxQueuedStorage(), storage::queuedRequests);
     ApiContext api = new ApiContext(config, storage, clock, topology, liveNodes, hints,
         readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx),
         metrics.requests(), admission, opened.database().diskAlarm());

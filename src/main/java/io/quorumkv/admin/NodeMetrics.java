@@ -186,8 +186,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     notEnoughReplicas.increment();
   }
 
-  /** Registers the convergence and RocksDB series of a started node. */
-  /** Requests refused per reason, and the bytes each budget holds. */
+  /** Requests refused per reason, client requests in flight, and the bytes each budget holds. */
   public void bindAdmission(Admission admission) {
     for (Admission.Reason reason : Admission.Reason.values()) {
       FunctionCounter.builder("quorumkv_requests_shed", admission, a -> a.shedCount(reason))
@@ -195,6 +194,8 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
           .description("client requests refused with 503 before their work began, by the bound they met")
           .register(registry);
     }
+    Gauge.builder("quorumkv_client_requests_in_flight", admission, Admission::requestsInFlight)
+        .description("client data requests admitted and not yet answered, on all event loops").register(registry);
     Gauge.builder("quorumkv_admission_bytes", admission.clientBodies(), ByteBudget::used).tag("budget", "client")
         .description("bytes of request bodies held in memory").register(registry);
     Gauge.builder("quorumkv_admission_bytes", admission.peerBatches(), ByteBudget::used).tag("budget", "peer")
@@ -211,6 +212,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
         .description("1 while the alarm is raised: disk_full, the node's disk has no room for writes").register(registry);
   }
 
+  /** Registers the convergence and RocksDB series of a started node. */
   public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair,
                    HybridLogicalClock clock, AntiEntropy antiEntropy, PurgeSweep sweep) {
     MeterRegistry r = registry;

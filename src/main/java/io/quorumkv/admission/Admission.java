@@ -1,9 +1,12 @@
 package io.quorumkv.admission;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 
 /**
  * A node's bounds on what it takes on at once, and the count of requests it refused for each.
@@ -13,7 +16,11 @@ public final class Admission {
   /** Why a request was refused. */
   public enum Reason {
     /** Client request bodies in memory would pass their budget. */
-    MEMORY;
+    MEMORY,
+    /** The event loop already has its bound of client requests in flight. */
+    IN_FLIGHT,
+    /** Storage reads and writes waiting for a worker are past their bound. */
+    STORAGE;
 
     /** The lower-case name used in metrics and JSON. */
     public String label() {
@@ -26,20 +33,37 @@ public final class Admission {
 
   private final ByteBudget clientBodies;
   private final ByteBudget peerBatches;
+  private final int maxRequestsPerLoop;
+  private final int maxQueuedStorage;
+  private final IntSupplier queuedStorage;
+  private final List<LoopRequests> loops = new CopyOnWriteArrayList<>();
   private final Map<Reason, LongAdder> shed = new EnumMap<>(Reason.class);
 
-  public Admission(long clientBodyBytes, long peerBatchBytes) {
+  /**
+   * @param maxRequestsPerLoop client requests in flight on one event loop; 0 for no bound
+   * @param maxQueuedStorage   storage requests waiting for a worker ({@code queuedStorage}); 0 for no bound
+   */
+  public Admission(long clientBodyBytes, long peerBatchBytes, int maxRequestsPerLoop, int maxQueuedStorage,
+                   IntSupplier queuedStorage) {
     this.clientBodies = new ByteBudget(clientBodyBytes);
     this.peerBatches = new ByteBudget(peerBatchBytes);
+    this.maxRequestsPerLoop = maxRequestsPerLoop;
+    this.maxQueuedStorage = maxQueuedStorage;
+    this.queuedStorage = queuedStorage;
     for (Reason reason : Reason.values()) {
       shed.put(reason, new LongAdder());
     }
   }
 
-  /** Budgets sized from the heap: an eighth of it for client bodies, another eighth for peers' batches. */
-  public static Admission forHeap(long maxHeapBytes) {
+  /**
+   * Budgets sized from the heap (an eighth of it for peers' batches, and for client bodies unless
+   * {@code clientBodyBytes} is positive) and the given bounds on requests.
+   */
+  public static Admission forHeap(long maxHeapBytes, long clientBodyBytes, int maxRequestsPerLoop,
+                                  int maxQueuedStorage, IntSupplier queuedStorage) {
     long share = Math.max(1, maxHeapBytes / HEAP_SHARE_DIVISOR);
-    return new Admission(share, share);
+    return new Admission(clientBodyBytes > 0 ? clientBodyBytes : share, share, maxRequestsPerLoop, maxQueuedStorage,
+        queuedStorage);
   }
 
   /** Bodies of client requests, refused when full. */
@@ -53,6 +77,46 @@ public final class Admission {
    */
   public ByteBudget peerBatches() {
     return peerBatches;
+  }
+
+  /** The in-flight count of one more event loop; use it on that loop only. */
+  public LoopRequests newLoop() {
+    LoopRequests loop = new LoopRequests(maxRequestsPerLoop);
+    loops.add(loop);
+    return loop;
+  }
+
+  /**
+   * Admits a client request on {@code loop} (which then counts it until {@link LoopRequests#finish}),
+   * or returns why not, counted as shed.
+   */
+  public Reason admit(LoopRequests loop) {
+    if (maxQueuedStorage > 0 && queuedStorage.getAsInt() > maxQueuedStorage) {
+      shed(Reason.STORAGE);
+      return Reason.STORAGE;
+    }
+    if (!loop.tryStart()) {
+      shed(Reason.IN_FLIGHT);
+      return Reason.IN_FLIGHT;
+    }
+    return null;
+  }
+
+  public int maxRequestsPerLoop() {
+    return maxRequestsPerLoop;
+  }
+
+  public int maxQueuedStorage() {
+    return maxQueuedStorage;
+  }
+
+  /** Client requests in flight on all event loops. */
+  public int requestsInFlight() {
+    int sum = 0;
+    for (LoopRequests loop : loops) {
+      sum += loop.inFlight();
+    }
+    return sum;
   }
 
   public void shed(Reason reason) {

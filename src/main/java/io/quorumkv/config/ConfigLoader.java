@@ -18,6 +18,7 @@ import java.util.List;
 public final class ConfigLoader {
   private static final int MAX_EVENT_LOOPS = 256;
   private static final int MAX_STORAGE_WORKERS = 256;
+  private static final int MAX_ADMISSION_BOUND = 1_000_000;
   /** About 24 MB of heap for the filter. */
   private static final long MAX_NEW_KEY_FILTER_KEYS = 20_000_000L;
 
@@ -71,6 +72,7 @@ public final class ConfigLoader {
     StorageConfig storage = root.section("storage", ConfigLoader::storage);
     AntiEntropyConfig antiEntropy = root.section("antiEntropy", ConfigLoader::antiEntropy);
     TransferConfig transfer = root.section("transfer", ConfigLoader::transfer);
+    AdmissionConfig admission = root.section("admission", ConfigLoader::admission);
     root.rejectUnknownKeys();
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
@@ -79,7 +81,8 @@ public final class ConfigLoader {
         idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, adminToken,
         hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
         antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,
-        transfer == null ? TransferConfig.defaults() : transfer);
+        transfer == null ? TransferConfig.defaults() : transfer,
+        admission == null ? AdmissionConfig.defaults() : admission);
   }
 
   private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {
@@ -142,6 +145,14 @@ public final class ConfigLoader {
     return new TransferConfig(
         section.positiveLong("recordsPerSecond", d.recordsPerSecond()),
         section.positiveLong("bytesPerSecond", d.bytesPerSecond()));
+  }
+
+  private static AdmissionConfig admission(JsonSection section) {
+    AdmissionConfig d = AdmissionConfig.defaults();
+    return new AdmissionConfig(
+        (int) section.nonNegativeLong("maxRequestsPerLoop", d.maxRequestsPerLoop(), MAX_ADMISSION_BOUND),
+        (int) section.nonNegativeLong("maxQueuedStorage", d.maxQueuedStorage(), MAX_ADMISSION_BOUND),
+        section.nonNegativeLong("clientBodyBytes", d.clientBodyBytes()));
   }
 
   private static String firstLine(String message) {

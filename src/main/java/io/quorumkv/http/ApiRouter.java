@@ -56,6 +56,9 @@ public final class ApiRouter {
     Router router = Router.router(vertx);
     router.route().handler(new RequestTiming(api.requests()));
 
+    ClientAdmission admission = new ClientAdmission(api.admission());
+    router.route(ENTITY).handler(admission);
+    router.route(ENTITIES).handler(admission);
     router.get(ENTITY).handler(guarded(entity::get));
     router.put(ENTITY).handler(RawBodyHandler.forClients(config.maxBodyBytes(), api.admission()))
         .handler(guarded(entity::put));

@@ -34,6 +34,8 @@ public final class GroupedStorage {
   private final StorageExecutor executor;
   private final Lane[] lanes;
   private final AtomicInteger lanesGiven = new AtomicInteger();
+  /** Requests added to a lane and not yet taken by a worker. */
+  private final AtomicInteger waiting = new AtomicInteger();
   private final ThreadLocal<Lane> callerLane;
 
   public GroupedStorage(Vertx vertx, Store store, StorageExecutor executor, int lanes) {
@@ -53,13 +55,9 @@ public final class GroupedStorage {
     return enqueue(new Pending<>(key, record, callerPromise()));
   }
 
-  /** Requests waiting in the lanes for a worker to take their group (a gauge; counting walks the queues). */
+  /** Requests waiting in the lanes for a worker to take their group. */
   public int queued() {
-    int queued = 0;
-    for (Lane lane : lanes) {
-      queued += lane.queue.size();
-    }
-    return queued;
+    return waiting.get();
   }
 
   private <T> PromiseInternal<T> callerPromise() {
@@ -80,6 +78,7 @@ public final class GroupedStorage {
     private final AtomicBoolean drainQueued = new AtomicBoolean();
 
     void add(Pending<?> request) {
+      waiting.incrementAndGet();
       queue.add(request);
       if (drainQueued.compareAndSet(false, true) && !TurnEnd.defer(this::queueDrain)) {
         queueDrain();
@@ -99,6 +98,7 @@ public final class GroupedStorage {
       List<Pending<Record>> applies = new ArrayList<>();
       Pending<?> request;
       while (gets.size() + applies.size() < MAX_GROUP && (request = queue.poll()) != null) {
+        waiting.decrementAndGet();
         sort(request, gets, applies);
       }
       try {
@@ -152,6 +152,7 @@ public final class GroupedStorage {
     private void failAll(Throwable cause) {
       Pending<?> request;
       while ((request = queue.poll()) != null) {
+        waiting.decrementAndGet();
         request.promise().fail(cause);
       }
       drainQueued.set(false);

@@ -49,6 +49,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void admissionBoundsDefaultToTheMeasuredOnesAndZeroTurnsThemOff() {
+    assertEquals(AdmissionConfig.defaults(), ConfigLoader.parse(base()).admission());
+    AdmissionConfig off = ConfigLoader.parse(base().put("admission.maxRequestsPerLoop", 0)
+        .put("admission.maxQueuedStorage", 0)).admission();
+    assertEquals(new AdmissionConfig(0, 0, 0), off);
+    assertProblem("'admission.maxRequestsPerLoop' must be zero or positive, got -1",
+        base().put("admission", new JsonObject().put("maxRequestsPerLoop", -1)));
+    assertProblem("unknown key 'admission.maxRequests'", base().put("admission", new JsonObject().put("maxRequests", 1)));
+  }
+
+  @Test
   void idleTimeoutZeroMeansNever() {
     assertEquals(0, ConfigLoader.parse(base().put("idleTimeoutMs", 0)).idleTimeoutMs());
     assertEquals(5_000, ConfigLoader.parse(base().put("idleTimeoutMs", 5_000)).idleTimeoutMs());

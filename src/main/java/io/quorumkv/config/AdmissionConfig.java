@@ -1,0 +1,24 @@
+package io.quorumkv.config;
+
+/**
+ * What a node takes on at once before it answers new client requests {@code 503} (docs/reliability.md,
+ * "Overload"). A bound of 0 is no bound.
+ *
+ * @param maxRequestsPerLoop client requests ({@code /v0/entity}, {@code /v0/entities}) in flight on
+ *                           one event loop, from their first byte to their answer
+ * @param maxQueuedStorage   storage reads and writes waiting for a worker (peers' work included,
+ *                           though never refused itself)
+ * @param clientBodyBytes    heap held by client request bodies; 0 for an eighth of the heap
+ */
+public record AdmissionConfig(int maxRequestsPerLoop, int maxQueuedStorage, long clientBodyBytes) {
+  /**
+   * Measured on a 2-core machine (docs/reliability.md): above the 32 a loop holds when 64 connections
+   * saturate a node, low enough that an admitted request waits a few milliseconds, not seconds.
+   */
+  public static final int DEFAULT_MAX_REQUESTS_PER_LOOP = 64;
+  public static final int DEFAULT_MAX_QUEUED_STORAGE = 4096;
+
+  public static AdmissionConfig defaults() {
+    return new AdmissionConfig(DEFAULT_MAX_REQUESTS_PER_LOOP, DEFAULT_MAX_QUEUED_STORAGE, 0);
+  }
+}

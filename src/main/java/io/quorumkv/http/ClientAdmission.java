@@ -1,0 +1,66 @@
+package io.quorumkv.http;
+
+import io.quorumkv.admission.Admission;
+import io.quorumkv.admission.LoopRequests;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The first handler of a client request on the data routes: admits it, counting it in flight on
+ * this event loop until its answer ends, or answers {@code 503} with {@code Retry-After} at once,
+ * before any other work and before its body is read. Peers' requests never pass here.
+ */
+final class ClientAdmission implements Handler<RoutingContext> {
+  /** A refused request's body up to this size is read and dropped, so its connection stays open. */
+  static final long DRAINED_BODY_BYTES = 64 * 1024;
+
+  private final Admission admission;
+  private final LoopRequests loop;
+
+  /** Call on the event loop whose requests this handler sees. */
+  ClientAdmission(Admission admission) {
+    this.admission = admission;
+    this.loop = admission.newLoop();
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    Admission.Reason refused = admission.admit(loop);
+    if (refused == null) {
+      ctx.addEndHandler(ended -> loop.finish());
+      ctx.next();
+      return;
+    }
+    HttpServerRequest request = ctx.request();
+    if (!request.isEnded()) {
+      if (bodyWorthDraining(request)) {
+        request.handler(dropped -> { }).resume();
+      } else {
+        ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+      }
+    }
+    ctx.response().putHeader(HttpHeaders.RETRY_AFTER, RawBodyHandler.RETRY_AFTER_SECONDS);
+    ApiErrors.send(ctx, 503, switch (refused) {
+      case IN_FLIGHT -> "overloaded: " + admission.maxRequestsPerLoop()
+          + " client requests in flight on this event loop (admission.maxRequestsPerLoop); retry";
+      case STORAGE -> "overloaded: over " + admission.maxQueuedStorage()
+          + " storage requests queued (admission.maxQueuedStorage); retry";
+      case MEMORY -> throw new IllegalStateException("bodies are admitted by RawBodyHandler");
+    });
+  }
+
+  /** A small body of known length, whose client is not waiting for 100 Continue before sending it. */
+  private static boolean bodyWorthDraining(HttpServerRequest request) {
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (length == null || request.getHeader(HttpHeaders.EXPECT) != null) {
+      return false;
+    }
+    try {
+      return Long.parseLong(length.trim()) <= DRAINED_BODY_BYTES;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+}
