@@ -34,10 +34,12 @@ final class LatencyReport {
   static void print(PrintStream out, LoadOptions options, LoadGenerator.Result result) {
     Histogram h = result.latencyMicros();
     out.printf("Running %s test @ %s (after a %s warm-up at the same rate)%n", humanDuration(options.duration().toMillis()),
-        options.url(), humanDuration(options.warmup().toMillis()));
+        String.join(", ", options.urls().stream().map(Object::toString).toList()),
+        humanDuration(options.warmup().toMillis()));
     out.printf("  %d connections, target %s, workload %s%n", options.connections(), options.rateText(),
         options.workload().name().toLowerCase());
-    out.println("  Latency Distribution (HdrHistogram - Recorded Latency)");
+    out.println(result.shed() > 0 ? "  Latency Distribution of the admitted requests (every answer but 503)"
+        : "  Latency Distribution (HdrHistogram - Recorded Latency)");
     for (double p : SUMMARY) {
       out.printf(" %7.3f%% %10.3fms%n", p, h.getValueAtPercentile(p) / 1000.0);
     }
@@ -48,6 +50,11 @@ final class LatencyReport {
     out.printf("  %,d requests in %.2fs%n", result.requests(), result.elapsedNanos() / 1e9);
     if (result.non2xx() > 0) {
       out.printf("  Non-2xx or 3xx responses: %d%n", result.non2xx());
+    }
+    if (result.shed() > 0 || result.heldBack() > 0) {
+      out.printf("  Refused with 503: %d; held back by Retry-After (not sent): %d (%s)%n", result.shed(),
+          result.heldBack(), options.honourRetryAfter() ? "honoured" : "ignored");
+      out.printf("Admitted requests/sec: %10.2f%n", result.admittedPerSecond());
     }
     if (result.unsent() > 0) {
       out.printf("  Due but not sent by the end: %d%n", result.unsent());

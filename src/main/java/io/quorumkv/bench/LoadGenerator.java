@@ -13,6 +13,7 @@ import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
 
 import java.io.PrintStream;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -47,16 +48,21 @@ final class LoadGenerator {
   private final LongAdder sent = new LongAdder();
   private final LongAdder completed = new LongAdder();
   private final LongAdder non2xx = new LongAdder();
+  private final LongAdder shed = new LongAdder();
+  private final LongAdder heldBack = new LongAdder();
   private final LongAdder errors = new LongAdder();
   private final LongAdder unsent = new LongAdder();
 
   /**
-   * The outcome of a run. {@code unsent}: requests due before the end that were never sent;
+   * The outcome of a run. {@code latencyMicros}: of the answers other than {@code 503} (the admitted
+   * requests); {@code requests}: every answer; {@code shed}: the {@code 503} answers;
+   * {@code heldBack}: requests due while their connection waited out a {@code Retry-After}, never
+   * sent; {@code unsent}: requests due before the end that were never sent for lack of time;
    * {@code toolStalledShare}: the share of the window this tool's busiest event loop was held up;
    * {@code toolCpu}: what this tool's JVM used of the machine during the window.
    */
-  record Result(Histogram latencyMicros, long requests, long non2xx, long errors, long unsent, long elapsedNanos,
-                double toolStalledShare, ToolCpu toolCpu) {
+  record Result(Histogram latencyMicros, long requests, long non2xx, long shed, long heldBack, long errors, long unsent,
+                long elapsedNanos, double toolStalledShare, ToolCpu toolCpu) {
     /** Held up for more than this share of the window, the tool could not have kept a schedule. */
     static final double TOOL_BEHIND_SHARE = 0.20;
     /** Held up for more than this share, the tool's stalls may show in the tail latencies. */
@@ -64,6 +70,11 @@ final class LoadGenerator {
 
     double requestsPerSecond() {
       return requests / (elapsedNanos / 1e9);
+    }
+
+    /** Answers other than 503 a second: the requests the server took on. */
+    double admittedPerSecond() {
+      return (requests - shed) / (elapsedNanos / 1e9);
     }
 
     /** Cores this tool kept busy on average during the window. */
@@ -95,31 +106,46 @@ final class LoadGenerator {
     return warmedUp.compose(warm -> {
       forgetWarmUp();
       return measure(lanes, progress, log);
-    }).compose(result -> Future.join(lanes.stream().map(lane -> lane.client().close()).toList()).map(result));
+    }).compose(result -> Future.join(lanes.stream().map(Lane::close).toList()).map(result));
   }
 
   /**
-   * One event loop and one HTTP client per lane, a lane per core (at most one per connection):
-   * connection {@code c} belongs to lane {@code c % lanes} in both phases, and its client's pool
-   * opens its connections on the lane's own loop, so a request and its answer never change
-   * threads. A single client's pool put every connection on one loop, which held the tool to one
-   * core; spreading them over loops of a shared pool made each exchange cross threads.
+   * One event loop per lane, a lane per core (at most one per connection), and in each lane one
+   * HTTP client per node of {@code --url}: connection {@code c} belongs to lane {@code c % lanes}
+   * and node {@code (c / lanes) % nodes} in both phases, and its client's pool opens its
+   * connections on the lane's own loop, so a request and its answer never change threads. A
+   * single client's pool put every connection on one loop, which held the tool to one core;
+   * spreading them over loops of a shared pool made each exchange cross threads.
    */
   private List<Lane> openLanes() {
     int count = Math.min(Runtime.getRuntime().availableProcessors(), options.connections());
     List<Lane> lanes = new ArrayList<>();
     for (int lane = 0; lane < count; lane++) {
       int connections = options.connections() / count + (lane < options.connections() % count ? 1 : 0);
-      HttpClient client = vertx.createHttpClient(
-          new HttpClientOptions().setDefaultHost(options.url().getHost()).setDefaultPort(options.url().getPort())
-              .setKeepAlive(true).setTcpNoDelay(true),
-          new PoolOptions().setHttp1MaxSize(connections));
-      lanes.add(new Lane(vertx.getOrCreateContext(), client));
+      List<HttpClient> clients = new ArrayList<>();
+      for (int node = 0; node < options.urls().size(); node++) {
+        URI url = options.urls().get(node);
+        int nodeConnections = Math.max(1, connections / options.urls().size()
+            + (node < connections % options.urls().size() ? 1 : 0));
+        clients.add(vertx.createHttpClient(
+            new HttpClientOptions().setDefaultHost(url.getHost()).setDefaultPort(url.getPort())
+                .setKeepAlive(true).setTcpNoDelay(true),
+            new PoolOptions().setHttp1MaxSize(nodeConnections)));
+      }
+      lanes.add(new Lane(vertx.getOrCreateContext(), clients));
     }
     return lanes;
   }
 
-  private record Lane(Context context, HttpClient client) {
+  private record Lane(Context context, List<HttpClient> clients) {
+    /** The client of connection {@code c} of {@code lanes}. */
+    HttpClient clientOf(int c, int lanes) {
+      return clients.get((c / lanes) % clients.size());
+    }
+
+    Future<Void> close() {
+      return Future.join(clients.stream().map(HttpClient::close).toList()).mapEmpty();
+    }
   }
 
   /** Called once every warm-up answer is in, so nothing records meanwhile. */
@@ -127,6 +153,8 @@ final class LoadGenerator {
     recorder.reset();
     completed.reset();
     non2xx.reset();
+    shed.reset();
+    heldBack.reset();
     errors.reset();
     unsent.reset();
   }
@@ -159,7 +187,8 @@ final class LoadGenerator {
             }
           }
           progress.println();
-          return new Result(total, completed.sum(), non2xx.sum(), errors.sum(), unsent.sum(), elapsed, stalled, cpu);
+          return new Result(total, completed.sum(), non2xx.sum(), shed.sum(), heldBack.sum(), errors.sum(),
+              unsent.sum(), elapsed, stalled, cpu);
         });
   }
 
@@ -174,8 +203,8 @@ final class LoadGenerator {
       long firstNanos = options.saturate() ? startNanos : startNanos + (long) (c * 1e9 / options.rate());
       Promise<Void> done = Promise.promise();
       Lane lane = lanes.get(c % lanes.size());
-      lane.context().runOnContext(
-          v -> new Driver(lane.client(), firstNanos, intervalNanos, endNanos, done).next());
+      HttpClient client = lane.clientOf(c, lanes.size());
+      lane.context().runOnContext(v -> new Driver(client, firstNanos, intervalNanos, endNanos, done).next());
       drivers.add(done.future());
     }
     return Future.join(drivers).<Void>mapEmpty().onComplete(finished -> vertx.cancelTimer(ticker));
@@ -189,10 +218,11 @@ final class LoadGenerator {
         log.outputIntervalHistogram(interval);
       }
       long now = System.nanoTime();
-      progress.printf("\r[%5.1fs] %,d requests, %,.0f req/s this second, p50 %.2f ms, p99 %.2f ms, max %.2f ms, errors %d   ",
+      progress.printf("\r[%5.1fs] %,d requests, %,.0f admitted/s this second, p50 %.2f ms, p99 %.2f ms, max %.2f ms,"
+              + " 503 %,d, errors %d   ",
           (now - startNanos) / 1e9, completed.sum(), interval.getTotalCount() / ((now - lastSecond[0]) / 1e9),
           interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
-          interval.getMaxValue() / 1000.0, errors.sum());
+          interval.getMaxValue() / 1000.0, shed.sum(), errors.sum());
       lastSecond[0] = now;
     }
   }
@@ -201,6 +231,10 @@ final class LoadGenerator {
    * One connection's schedule: request i is due at {@code first + i * interval}. Saturating
    * (interval 0), each request is due as soon as the previous one answered: a closed loop whose
    * latencies count from the actual send and whose throughput is the server's limit.
+   *
+   * <p>After a {@code 503} with {@code Retry-After}, when the options say to honour it, the
+   * connection sends nothing for that long: the requests due meanwhile are held back (counted,
+   * never sent), as a client that respects the header gives up on them or sends them elsewhere.
    */
   private final class Driver {
     private final HttpClient client;
@@ -209,6 +243,7 @@ final class LoadGenerator {
     private final long endNanos;
     private final Promise<Void> done;
     private long index;
+    private long quietUntilNanos;
 
     Driver(HttpClient client, long firstNanos, long intervalNanos, long endNanos, Promise<Void> done) {
       this.client = client;
@@ -230,12 +265,32 @@ final class LoadGenerator {
         done.complete();
         return;
       }
+      if (intended < quietUntilNanos) {
+        holdBack(intended);
+        return;
+      }
       index++;
       long waitMs = (intended - now) / 1_000_000;
       if (waitMs >= 1) {
         vertx.setTimer(waitMs, t -> send(intended));
       } else {
         send(intended);
+      }
+    }
+
+    /** Skips the requests due before the Retry-After has passed, then goes on with the schedule. */
+    private void holdBack(long intended) {
+      long quietEnd = Math.min(quietUntilNanos, endNanos);
+      if (intervalNanos > 0) {
+        long skipped = Math.max(1, (quietEnd - intended + intervalNanos - 1) / intervalNanos);
+        heldBack.add(skipped);
+        index += skipped;
+        next();
+      } else {
+        vertx.setTimer(Math.max(1, (quietEnd - System.nanoTime()) / 1_000_000), t -> {
+          quietUntilNanos = 0;
+          next();
+        });
       }
     }
 
@@ -251,13 +306,18 @@ final class LoadGenerator {
           .setTimeout(REQUEST_TIMEOUT_MS);
       client.request(requestOptions)
           .compose(req -> request.body() == null ? req.send() : req.send(request.body()))
-          .compose(response -> response.body().map(response.statusCode()))
+          .compose(response -> response.body().map(body -> response))
           .onComplete(outcome -> {
             if (outcome.succeeded()) {
               long micros = Math.min((System.nanoTime() - measuredFrom) / 1_000, MAX_LATENCY_MICROS);
-              recorder.recordValue(Math.max(micros, 1));
               completed.increment();
-              int status = outcome.result();
+              int status = outcome.result().statusCode();
+              if (status == 503) {
+                shed.increment();
+                waitOutRetryAfter(outcome.result().getHeader("Retry-After"));
+              } else {
+                recorder.recordValue(Math.max(micros, 1));
+              }
               if (status >= 300 && status != 404) {
                 non2xx.increment();
               }
@@ -266,6 +326,17 @@ final class LoadGenerator {
             }
             next();
           });
+    }
+
+    private void waitOutRetryAfter(String seconds) {
+      if (seconds == null || !options.honourRetryAfter()) {
+        return;
+      }
+      try {
+        quietUntilNanos = System.nanoTime() + (long) (Double.parseDouble(seconds.trim()) * 1e9);
+      } catch (NumberFormatException ignored) {
+        // an HTTP date or garbage: send on as if there were none
+      }
     }
   }
 }

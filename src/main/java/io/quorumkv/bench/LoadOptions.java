@@ -4,17 +4,18 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 
 /**
  * The load tool's options: {@code bench --url URL --rate N [--connections C] [--duration 30s]
  * [--workload get|put|delete|mixed|range] [--keys K] [--value-size B] [--ack A --from F]
- * [--put-share 0.1] [--placement any|owner|other] [--out DIR] [--tool-jit c1|c2]}.
+ * [--put-share 0.1] [--placement any|owner|other] [--out DIR] [--tool-jit c1|c2] [--retry-after honour|ignore]}.
  */
-public record LoadOptions(URI url, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
+public record LoadOptions(List<URI> urls, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
                           int keys, int valueSize, Integer ack, Integer from, double putShare, Placement placement,
-                          Path out, ToolJit toolJit) {
+                          Path out, ToolJit toolJit, boolean honourRetryAfter) {
 
   /** Which keys of the key space a run uses, by their first replica in the cluster's rendezvous order. */
   enum Placement {
@@ -40,7 +41,8 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
   static final int SATURATE = 0;
 
   public static final String USAGE = """
-      usage: java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]
+      usage: java -jar quorumkv.jar bench --url URL[,URL...] --rate REQ_PER_S [options]
+        --url URL,URL      several nodes: the connections are spread over them in turn
         --rate max         saturation: each connection sends as soon as its last answer arrived
         --connections N    keep-alive connections (default 64)
         --duration D       measured run time: 30s, 2m, 500ms (default 30s)
@@ -54,13 +56,16 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         --out DIR          also write DIR/latency.txt, DIR/latency.hlog and DIR/latency.png
         --tool-jit J       this tool's JIT: c1 (quick compilations, less CPU taken from a server on the
                            same machine) or c2 (faster once warm); default c1 up to --rate 5000, else c2
+        --retry-after R    honour (default): after a 503 with Retry-After a connection sends nothing for
+                           that long, and the requests due meanwhile are held back (counted, not sent);
+                           ignore: it sends on at once, as a client that retries without waiting
         --help             this text
       exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
       (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
 
   public static LoadOptions parse(List<String> args) {
     Deque<String> rest = new ArrayDeque<>(args);
-    URI url = null;
+    List<URI> urls = null;
     int rate = -1;
     int connections = 64;
     Duration duration = Duration.ofSeconds(30);
@@ -74,6 +79,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
     Placement placement = Placement.ANY;
     Path out = null;
     ToolJit toolJit = null;
+    boolean honourRetryAfter = true;
     while (!rest.isEmpty()) {
       String option = rest.pop();
       if (rest.isEmpty()) {
@@ -81,7 +87,7 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
       }
       String value = rest.pop();
       switch (option) {
-        case "--url" -> url = URI.create(value);
+        case "--url" -> urls = Arrays.stream(value.split(",")).map(String::trim).map(URI::create).toList();
         case "--rate" -> rate = "max".equals(value) ? SATURATE : positive(option, value);
         case "--connections" -> connections = positive(option, value);
         case "--duration" -> duration = duration(value);
@@ -95,20 +101,39 @@ public record LoadOptions(URI url, int rate, int connections, Duration duration,
         case "--placement" -> placement = Placement.parse(value);
         case "--out" -> out = Path.of(value);
         case "--tool-jit" -> toolJit = ToolJit.parse(value);
+        case "--retry-after" -> honourRetryAfter = retryAfter(value);
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
-    if (url == null || rate < 0) {
+    if (urls == null || rate < 0) {
       throw new IllegalArgumentException("--url and --rate are required");
     }
-    if (url.getHost() == null || url.getPort() < 0) {
-      throw new IllegalArgumentException("--url must look like http://host:port");
+    for (URI url : urls) {
+      if (url.getHost() == null || url.getPort() < 0) {
+        throw new IllegalArgumentException("--url must look like http://host:port");
+      }
+    }
+    if (urls.size() > 1 && placement != Placement.ANY) {
+      throw new IllegalArgumentException("--placement owner or other needs a single --url");
     }
     if (toolJit == null) {
       toolJit = rate == SATURATE || rate > ToolJit.C1_MAX_PACED_RATE ? ToolJit.C2 : ToolJit.C1;
     }
-    return new LoadOptions(url, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
-        placement, out, toolJit);
+    return new LoadOptions(urls, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
+        placement, out, toolJit, honourRetryAfter);
+  }
+
+  private static boolean retryAfter(String text) {
+    return switch (text) {
+      case "honour", "honor" -> true;
+      case "ignore" -> false;
+      default -> throw new IllegalArgumentException("--retry-after must be honour or ignore, got '" + text + "'");
+    };
+  }
+
+  /** The first node of {@code --url}, the one asked for the cluster's layout. */
+  URI url() {
+    return urls.get(0);
   }
 
   boolean saturate() {

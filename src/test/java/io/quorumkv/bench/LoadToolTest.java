@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -65,7 +66,7 @@ class LoadToolTest {
     assertTrue(report.contains(" 99.900%"), report);
     assertTrue(report.contains("Detailed Percentile spectrum:"), report);
     assertTrue(report.contains("#[Mean"), report);
-    assertTrue(progress.toString(StandardCharsets.UTF_8).contains("req/s this second"), "live progress line");
+    assertTrue(progress.toString(StandardCharsets.UTF_8).contains("admitted/s this second"), "live progress line");
 
     assertEquals(report, Files.readString(out.resolve("latency.txt")));
     assertTrue(Files.readString(out.resolve("latency.hlog")).contains("#[StartTime:"));
@@ -179,6 +180,60 @@ class LoadToolTest {
     }
   }
 
+  /**
+   * A server that refuses every request with 503 and Retry-After: 1. Honouring it, each of the 4
+   * connections sends about once a second and holds back the rest of its schedule; ignoring it,
+   * the tool sends its whole schedule (200/s). Admitted latencies exclude the 503s.
+   */
+  @Test
+  void aConnectionWaitsOutRetryAfterUnlessToldToIgnoreIt() throws Exception {
+    Vertx server = Vertx.vertx();
+    Vertx tool = Vertx.vertx();
+    try {
+      int port = listen(server, request -> request.response().setStatusCode(503).putHeader("Retry-After", "1")
+          .end("overloaded"));
+      LoadGenerator.Result honoured = runLoad(tool, port, "0s", "3s", "honour");
+      assertTrue(honoured.shed() >= 4 && honoured.shed() <= 16, honoured.shed() + " sent in 3 s by 4 waiting connections");
+      assertEquals(honoured.shed(), honoured.requests(), "every answer was a 503");
+      assertTrue(Math.abs(honoured.shed() + honoured.heldBack() - 600) <= 12,
+          honoured.shed() + " sent and " + honoured.heldBack() + " held back of 600 due");
+      assertEquals(0, honoured.latencyMicros().getTotalCount(), "a 503 is not an admitted request's latency");
+      LoadGenerator.Result ignored = runLoad(tool, port, "0s", "3s", "ignore");
+      assertTrue(Math.abs(ignored.shed() - 600) <= 12, ignored.shed() + " sent of 600 due");
+      assertEquals(0, ignored.heldBack());
+    } finally {
+      closeBoth(tool, server);
+    }
+  }
+
+  /** With several nodes in --url, the connections (and so the requests) are spread over them. */
+  @Test
+  void requestsAreSpreadOverEveryUrl() throws Exception {
+    Vertx server = Vertx.vertx();
+    Vertx tool = Vertx.vertx();
+    try {
+      AtomicInteger[] served = {new AtomicInteger(),
+          new AtomicInteger()};
+      int first = listen(server, request -> {
+        served[0].incrementAndGet();
+        request.response().end("ok");
+      });
+      int second = listen(server, request -> {
+        served[1].incrementAndGet();
+        request.response().end("ok");
+      });
+      LoadOptions options = LoadOptions.parse(List.of("--url", "http://127.0.0.1:" + first + ",http://127.0.0.1:" + second,
+          "--rate", "200", "--connections", "4", "--warmup", "0s", "--duration", "2s", "--workload", "status"));
+      LoadGenerator.Result result = new LoadGenerator(tool, options, new int[] {0})
+          .run(new PrintStream(new ByteArrayOutputStream()), null).toCompletionStage().toCompletableFuture()
+          .get(60, TimeUnit.SECONDS);
+      assertEquals(result.requests(), served[0].get() + served[1].get());
+      assertTrue(Math.abs(served[0].get() - served[1].get()) <= 4, served[0] + " and " + served[1] + " requests");
+    } finally {
+      closeBoth(tool, server);
+    }
+  }
+
   /** The tool's only event loop busy 80 % of the time: the report must blame the tool, and the exit status say so. */
   @Test
   void aToolThatCannotKeepTheRateSaysSoAndExits3() throws Exception {
@@ -196,7 +251,7 @@ class LoadToolTest {
       assertTrue(result.toolBehind(), "the tool's loop held up " + result.toolStalledShare() + " of the time");
       assertEquals(3, LoadTool.exitStatusOf(result));
       ByteArrayOutputStream report = new ByteArrayOutputStream();
-      LatencyReport.print(new PrintStream(report, true, StandardCharsets.UTF_8), options(port, "0s", "2s"), result);
+      LatencyReport.print(new PrintStream(report, true, StandardCharsets.UTF_8), options(port, "0s", "2s", "honour"), result);
       assertTrue(report.toString(StandardCharsets.UTF_8).contains("THE LOAD TOOL COULD NOT KEEP THE RATE"), report.toString());
       tool.cancelTimer(spinner);
     } finally {
@@ -214,13 +269,18 @@ class LoadToolTest {
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
   }
 
-  private static LoadOptions options(int port, String warmup, String duration) {
+  private static LoadOptions options(int port, String warmup, String duration, String retryAfter) {
     return LoadOptions.parse(List.of("--url", "http://127.0.0.1:" + port, "--rate", "200", "--connections", "4",
-        "--warmup", warmup, "--duration", duration, "--workload", "status"));
+        "--warmup", warmup, "--duration", duration, "--workload", "status", "--retry-after", retryAfter));
   }
 
   private static LoadGenerator.Result runLoad(Vertx tool, int port, String warmup, String duration) throws Exception {
-    LoadOptions options = options(port, warmup, duration);
+    return runLoad(tool, port, warmup, duration, "honour");
+  }
+
+  private static LoadGenerator.Result runLoad(Vertx tool, int port, String warmup, String duration, String retryAfter)
+      throws Exception {
+    LoadOptions options = options(port, warmup, duration, retryAfter);
     return new LoadGenerator(tool, options, new int[] {0}).run(new PrintStream(new ByteArrayOutputStream()), null)
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
   }
