@@ -37,6 +37,7 @@ public final class Admission {
   private final int maxQueuedStorage;
   private final IntSupplier queuedStorage;
   private final List<LoopRequests> loops = new CopyOnWriteArrayList<>();
+  private final LargeValueSizes largeValues = new LargeValueSizes();
   private final Map<Reason, LongAdder> shed = new EnumMap<>(Reason.class);
 
   /**
@@ -66,9 +67,14 @@ public final class Admission {
         queuedStorage);
   }
 
-  /** Bodies of client requests, refused when full. */
+  /** Bodies of client requests, and large values read for clients, refused when full. */
   public ByteBudget clientBodies() {
     return clientBodies;
+  }
+
+  /** Sizes of the large values last written or read through this node. */
+  public LargeValueSizes largeValues() {
+    return largeValues;
   }
 
   /**

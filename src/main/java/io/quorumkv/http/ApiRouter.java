@@ -46,7 +46,7 @@ public final class ApiRouter {
     ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config.url(), config.clusterSecret(),
         config.replicaTimeoutMs(), lockWaitMs + 3 * config.replicaTimeoutMs());
     EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
-        topology::current, api.wallClock());
+        topology::current, api.wallClock(), new LargeReads(api.admission()));
     RangeHandler range = new RangeHandler(vertx, api.storage(),
         new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage()), api.wallClock());
     InternalRangeHandler internalRange = new InternalRangeHandler(api.storage());

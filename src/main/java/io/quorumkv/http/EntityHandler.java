@@ -33,10 +33,12 @@ final class EntityHandler {
   private final NodeUrl self;
   private final Supplier<Topology> topology;
   private final InstantSource wallClock;
+  private final LargeReads largeReads;
 
   EntityHandler(Coordinator coordinator, ConditionalWrites conditionalWrites, ConditionalForwarder forwarder,
-                NodeUrl self, Supplier<Topology> topology, InstantSource wallClock) {
+                NodeUrl self, Supplier<Topology> topology, InstantSource wallClock, LargeReads largeReads) {
     this.coordinator = coordinator;
+    this.largeReads = largeReads;
     this.conditionalWrites = conditionalWrites;
     this.forwarder = forwarder;
     this.self = self;
@@ -49,13 +51,20 @@ final class EntityHandler {
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
     LongPredicate notModified = Preconditions.notModifiedOf(ctx.request().headers());
+    if (!largeReads.admitRead(ctx, key)) {
+      return;
+    }
     coordinator.read(key, quorum).onComplete(read -> {
       if (read.failed()) {
         ApiErrors.fail(ctx, read.cause());
         return;
       }
       Record record = read.result();
-      if (record == null || !record.isLive(wallClock.millis())) {
+      boolean live = record != null && record.isLive(wallClock.millis());
+      if (!largeReads.admitValue(ctx, key, live ? record.value() : null)) {
+        return;
+      }
+      if (!live) {
         ctx.response().setStatusCode(404).end();
         return;
       }
@@ -95,6 +104,7 @@ final class EntityHandler {
     long expiresAt = expiryOf(params.optionalInteger("ttl", TTL_EXPECTED));
     byte[] value = RawBodyHandler.bodyOf(ctx);
     Condition condition = conditionOf(ctx, true, forwarded);
+    largeReads.written(key, value);
     if (condition == null) {
       answerWrite(ctx, coordinator.put(key, value, expiresAt, quorum), 201);
     } else if (forwarded || !forward(ctx, key, quorum, value)) {

@@ -83,6 +83,60 @@ class UploadOverloadTest {
     assertTrue(single.isAlive(), "the node is still running");
   }
 
+  /**
+   * 48 clients GET a 16 MiB value at once and read it slowly (a small receive buffer, read only
+   * once every answer has come): each answer held on the heap until its client reads it. Every
+   * answer is 200 or 503 with Retry-After, the node stays up and answers /v0/status, and every 200
+   * carries the whole value. The value was written through this node, so its size is known before
+   * it is read (a node that never saw it budgets it once read: docs/reliability.md).
+   */
+  @Test
+  void aSingleNodeShedsTheDownloadsItCannotHold() throws Exception {
+    Path conf = NodeProcess.writeConf(dir, "node.json", new JsonObject().put("url", "http://127.0.0.1:0")
+        .put("dataDir", NodeProcess.jsonPath(dir.resolve("data"))).encode());
+    single = NodeProcess.launchWithConfig(conf, dir.resolve("node.log"), null, SMALL_HEAP);
+    int port = single.awaitReady(Duration.ofSeconds(60));
+    Http node = single.http();
+    assertEquals(201, upload(node, "download").status());
+    StatusProbe probe = new StatusProbe(List.of(node));
+    Thread probing = new Thread(probe, "status-probe");
+    probing.start();
+    List<RawHttp> readers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 48; i++) {
+        RawHttp reader = new RawHttp(port, 16 * 1024).timeout((int) UPLOAD_TIMEOUT.toMillis());
+        readers.add(reader);
+        reader.send("GET /v0/entity?id=download HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      }
+      Map<Integer, Integer> statuses = new TreeMap<>();
+      for (RawHttp reader : readers) {
+        RawHttp.Response head = reader.readHeadOnly();
+        statuses.merge(head.status(), 1, Integer::sum);
+        int length = Integer.parseInt(head.headers().getOrDefault("content-length", "0"));
+        byte[] body = reader.input().readNBytes(length);
+        if (head.status() == 200) {
+          assertTrue(Arrays.equals(VALUE, body), "a 200 carries the whole value");
+        } else {
+          assertEquals(503, head.status(), new String(body, java.nio.charset.StandardCharsets.UTF_8));
+          assertEquals("1", head.headers().get("retry-after"));
+        }
+      }
+      System.out.printf(Locale.ROOT, "48 slow downloads of %d MiB: %s; slowest /v0/status %d ms%n", VALUE_BYTES >> 20,
+          statuses, probe.slowestMillis());
+      assertTrue(statuses.getOrDefault(200, 0) >= 1, "at least one download is served: " + statuses);
+      probe.stop();
+      probing.join();
+      assertEquals(List.of(), probe.failures(), "/v0/status answers within " + STATUS_DEADLINE.toMillis() + " ms");
+      assertTrue(single.isAlive(), "the node is still running");
+      assertTrue(Arrays.equals(VALUE, node.get("/v0/entity?id=download").body()), "serves the value after");
+    } finally {
+      probe.stop();
+      for (RawHttp reader : readers) {
+        reader.close();
+      }
+    }
+  }
+
   @Test
   void aClusterShedsTheUploadsItCannotHold() throws Exception {
     cluster = ProcessCluster.start(new ProcessCluster.Options(3).jvmOptions(SMALL_HEAP.toArray(String[]::new))

@@ -1,0 +1,66 @@
+package io.quorumkv.http;
+
+import io.quorumkv.admission.Admission;
+import io.quorumkv.admission.ByteBudget;
+import io.quorumkv.admission.LargeValueSizes;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * A client's GET of a large value holds it on the heap until the client has read the answer,
+ * which a slow client makes last: such values draw on the client budget, as bodies do, and a GET
+ * that does not fit gets {@code 503} with {@code Retry-After}. A value known large is budgeted
+ * before it is read; one not known yet, once read.
+ */
+final class LargeReads {
+  private static final String HELD = "quorumkv.valueBytesHeld";
+  /** The value read, and the copy the coordinator decoded it from, until the answer is sent. */
+  private static final int HEAP_COPIES = 2;
+
+  private final ByteBudget budget;
+  private final LargeValueSizes sizes;
+  private final Admission admission;
+
+  LargeReads(Admission admission) {
+    this.admission = admission;
+    this.budget = admission.clientBodies();
+    this.sizes = admission.largeValues();
+  }
+
+  /** Before the read: takes the bytes of the key's value if it is known large; false once the 503 is sent. */
+  boolean admitRead(RoutingContext ctx, byte[] key) {
+    int known = sizes.sizeOf(key);
+    return known == 0 || hold(ctx, known);
+  }
+
+  /** After the read: takes what a large value needs beyond what was held; false once the 503 is sent. */
+  boolean admitValue(RoutingContext ctx, byte[] key, byte[] value) {
+    sizes.observe(key, value == null ? 0 : value.length);
+    return value == null || value.length < LargeValueSizes.LARGE_BYTES || hold(ctx, value.length);
+  }
+
+  /** A write went through: remember its value's size for the reads to come. */
+  void written(byte[] key, byte[] value) {
+    sizes.observe(key, value.length);
+  }
+
+  private boolean hold(RoutingContext ctx, long valueBytes) {
+    Long held = ctx.get(HELD);
+    long more = valueBytes * HEAP_COPIES - (held == null ? 0 : held);
+    if (more <= 0) {
+      return true;
+    }
+    if (!budget.tryAcquire(more)) {
+      admission.shed(Admission.Reason.MEMORY);
+      ctx.response().putHeader(HttpHeaders.RETRY_AFTER, RawBodyHandler.RETRY_AFTER_SECONDS);
+      ApiErrors.send(ctx, 503, "overloaded: values and request bodies in memory are at this node's budget of "
+          + budget.limit() + " bytes of heap; retry");
+      return false;
+    }
+    if (held == null) {
+      ctx.addEndHandler(ended -> budget.release(ctx.<Long>get(HELD)));
+    }
+    ctx.put(HELD, (held == null ? 0 : held) + more);
+    return true;
+  }
+}
