@@ -5,9 +5,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.PromiseInternal;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,6 +72,37 @@ public final class GroupedStorage {
     return request.promise.future();
   }
 
+  /**
+   * Reads each distinct key of a group once: many clients asking for one key at once (a hot value
+   * of many megabytes) put its bytes on the heap once, not once each.
+   */
+  private List<Record> getDistinct(List<byte[]> keys) {
+    if (keys.size() == 1) {
+      return store.getAll(keys);
+    }
+    Map<ByteBuffer, Integer> slots = new HashMap<>();
+    List<byte[]> distinct = new ArrayList<>(keys.size());
+    int[] slotOf = new int[keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      Integer slot = slots.putIfAbsent(ByteBuffer.wrap(keys.get(i)), distinct.size());
+      if (slot == null) {
+        slotOf[i] = distinct.size();
+        distinct.add(keys.get(i));
+      } else {
+        slotOf[i] = slot;
+      }
+    }
+    if (distinct.size() == keys.size()) {
+      return store.getAll(keys);
+    }
+    List<Record> read = store.getAll(distinct);
+    List<Record> results = new ArrayList<>(keys.size());
+    for (int slot : slotOf) {
+      results.add(read.get(slot));
+    }
+    return results;
+  }
+
   /** A get (no record) or an apply waiting for its group. */
   private record Pending<T>(byte[] key, Record record, PromiseInternal<T> promise) {
   }
@@ -102,7 +136,7 @@ public final class GroupedStorage {
         sort(request, gets, applies);
       }
       try {
-        run(gets, keys -> store.getAll(keys));
+        run(gets, GroupedStorage.this::getDistinct);
         run(applies, keys -> store.applyAll(keys, applies.stream().map(Pending::record).toList()));
       } finally {
         failUnanswered(gets);

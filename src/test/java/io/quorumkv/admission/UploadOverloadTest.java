@@ -87,8 +87,8 @@ class UploadOverloadTest {
    * 48 clients GET a 16 MiB value at once and read it slowly (a small receive buffer, read only
    * once every answer has come): each answer held on the heap until its client reads it. Every
    * answer is 200 or 503 with Retry-After, the node stays up and answers /v0/status, and every 200
-   * carries the whole value. The value was written through this node, so its size is known before
-   * it is read (a node that never saw it budgets it once read: docs/reliability.md).
+   * carries the whole value. Once right after the value was written through the node (its size
+   * known before it is read), once after a restart (read first, then budgeted).
    */
   @Test
   void aSingleNodeShedsTheDownloadsItCannotHold() throws Exception {
@@ -96,8 +96,15 @@ class UploadOverloadTest {
         .put("dataDir", NodeProcess.jsonPath(dir.resolve("data"))).encode());
     single = NodeProcess.launchWithConfig(conf, dir.resolve("node.log"), null, SMALL_HEAP);
     int port = single.awaitReady(Duration.ofSeconds(60));
+    assertEquals(201, upload(single.http(), "download").status());
+    downloadAtOnce(port, "known size");
+    single.terminate();
+    single = NodeProcess.launchWithConfig(conf, dir.resolve("node-again.log"), null, SMALL_HEAP);
+    downloadAtOnce(single.awaitReady(Duration.ofSeconds(60)), "after a restart");
+  }
+
+  private void downloadAtOnce(int port, String when) throws Exception {
     Http node = single.http();
-    assertEquals(201, upload(node, "download").status());
     StatusProbe probe = new StatusProbe(List.of(node));
     Thread probing = new Thread(probe, "status-probe");
     probing.start();
@@ -121,8 +128,8 @@ class UploadOverloadTest {
           assertEquals("1", head.headers().get("retry-after"));
         }
       }
-      System.out.printf(Locale.ROOT, "48 slow downloads of %d MiB: %s; slowest /v0/status %d ms%n", VALUE_BYTES >> 20,
-          statuses, probe.slowestMillis());
+      System.out.printf(Locale.ROOT, "48 slow downloads of %d MiB, %s: %s; slowest /v0/status %d ms%n",
+          VALUE_BYTES >> 20, when, statuses, probe.slowestMillis());
       assertTrue(statuses.getOrDefault(200, 0) >= 1, "at least one download is served: " + statuses);
       probe.stop();
       probing.join();
