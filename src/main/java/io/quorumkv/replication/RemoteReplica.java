@@ -15,9 +15,12 @@ import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -125,6 +128,7 @@ public final class RemoteReplica implements Replica {
       return null;
     }
     List<Waiting> batch = new ArrayList<>();
+    Map<ByteBuffer, Waiting> reads = new HashMap<>();
     int bytes = 0;
     long now = System.nanoTime();
     while (!waiting.isEmpty() && batch.size() < MAX_BATCH_OPERATIONS
@@ -134,6 +138,15 @@ public final class RemoteReplica implements Replica {
       if (next.deadlineNanos() <= now) {
         next.answer().tryFail(timedOut());
         continue;
+      }
+      if (next.operation().isRead()) {
+        // Reads of one key that leave together are one read: the replica would answer each with
+        // the same record, and a large value would fill the answer once per reader.
+        Waiting same = reads.putIfAbsent(ByteBuffer.wrap(next.operation().key()), next);
+        if (same != null) {
+          same.answer().future().onComplete(next.answer());
+          continue;
+        }
       }
       bytes += next.operation().encodedSize();
       batch.add(next);

@@ -97,6 +97,31 @@ class RemoteReplicaTest {
     assertEquals(transport.carrier(), peer.carriers(), "how the batches came");
   }
 
+  @Test
+  void readsOfOneKeyThatLeaveTogetherAreOneRead() throws Exception {
+    startPeer(Transport.STREAM);
+    List<Future<WriteAnswer>> first = write(0, 1);
+    Await.until("the first write reaches the peer alone", WAIT, () -> peer.batchSizes().equals(List.of(1)));
+
+    CompletableFuture<List<Future<Record>>> asked = new CompletableFuture<>();
+    vertx.runOnContext(ignored -> {
+      List<Future<Record>> reads = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        reads.add(replica.read("hot".getBytes(StandardCharsets.UTF_8)));
+      }
+      reads.add(replica.read("other".getBytes(StandardCharsets.UTF_8)));
+      asked.complete(reads);
+    });
+    List<Future<Record>> reads = asked.get(10, TimeUnit.SECONDS);
+    peer.release();
+
+    assertAllStored(first);
+    for (Future<Record> read : reads) {
+      read.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+    assertEquals(List.of(1, 2), peer.batchSizes(), "five reads of one key and one of another went as two operations");
+  }
+
   @ParameterizedTest
   @EnumSource(value = Transport.class, names = {"STREAM", "POST_ONLY"})
   void aFullBatchLeavesBesideTheOneInFlight(Transport transport) throws Exception {
