@@ -1,5 +1,6 @@
 package io.quorumkv;
 
+import com.hazelcast.core.HazelcastInstance;
 import io.quorumkv.admin.AdminApi;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.OutOfMemoryExit;
@@ -11,6 +12,7 @@ import io.quorumkv.admin.JfrRecordings;
 import io.quorumkv.admin.MembershipAdmin;
 import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.cluster.HazelcastMembership;
+import io.quorumkv.cluster.JoinRetry;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.HazelcastBoard;
 import io.quorumkv.config.ConfigException;
@@ -134,37 +136,52 @@ public final class Node {
 
   /**
    * Starts a node; fails with a {@link StartupException} (or {@link ConfigException}) saying what is wrong.
+   * A join that Hazelcast refuses for its cluster state (a merge in progress) is tried again ({@link JoinRetry}).
    *
    * @param storeLayer wraps the RocksDB record store, for layers such as test faults
    */
   public static Future<Node> start(NodeConfig config, InstantSource wallClock, UnaryOperator<Store> storeLayer) {
-    NodeMetrics metrics = new NodeMetrics();
-    VertxOptions options = metrics.instrument(new VertxOptions()
-        .setPreferNativeTransport(true)
-        .setEventLoopPoolSize(config.eventLoops())
-        .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers())));
     Promise<Node> started = Promise.promise();
     if (config.clusterSize() == 1) {
-      Vertx vertx = Vertx.builder().with(options).withMetrics(metrics.vertxMetricsFactory()).build();
+      NodeMetrics metrics = new NodeMetrics();
+      Vertx vertx = Vertx.builder().with(vertxOptions(config, metrics)).withMetrics(metrics.vertxMetricsFactory()).build();
       startOn(vertx, config, LiveNodes.onlySelf(config.url()), TopologyBoard.local(), wallClock, storeLayer, metrics,
           started);
       return started.future();
     }
-    options.getEventBusOptions().setHost(config.url().host()).setPort(0);
-    HazelcastClusterManager clusterManager = HazelcastMembership.clusterManager(config.url(), config.hazelcast());
-    Vertx.builder().with(options).withMetrics(metrics.vertxMetricsFactory()).withClusterManager(clusterManager)
-        .buildClustered().onComplete(joined -> {
+    JoinRetry.standard().join(() -> joinCluster(config)).onComplete(joined -> {
       if (joined.failed()) {
         started.fail(new StartupException("cannot join the cluster: " + joined.cause().getMessage(), joined.cause()));
         return;
       }
+      Joined cluster = joined.result();
       HazelcastMembership membership = new HazelcastMembership(config.url());
-      membership.follow(clusterManager.getHazelcastInstance());
-      startOn(joined.result(), config, membership,
-          new HazelcastBoard(joined.result(), clusterManager.getHazelcastInstance()), wallClock, storeLayer, metrics,
-          started);
+      membership.follow(cluster.hazelcast());
+      startOn(cluster.vertx(), config, membership, new HazelcastBoard(cluster.vertx(), cluster.hazelcast()), wallClock,
+          storeLayer, cluster.metrics(), started);
     });
     return started.future();
+  }
+
+  private static VertxOptions vertxOptions(NodeConfig config, NodeMetrics metrics) {
+    return metrics.instrument(new VertxOptions()
+        .setPreferNativeTransport(true)
+        .setEventLoopPoolSize(config.eventLoops())
+        .setWorkerPoolSize(Math.max(VertxOptions.DEFAULT_WORKER_POOL_SIZE, config.storage().workers())));
+  }
+
+  /** A clustered Vert.x that joined, its Hazelcast member, and the registry its metrics go to. */
+  private record Joined(Vertx vertx, HazelcastInstance hazelcast, NodeMetrics metrics) {
+  }
+
+  /** One attempt to join, from a fresh Vert.x, Hazelcast member and registry: a failed one closed its own. */
+  private static Future<Joined> joinCluster(NodeConfig config) {
+    NodeMetrics metrics = new NodeMetrics();
+    VertxOptions options = vertxOptions(config, metrics);
+    options.getEventBusOptions().setHost(config.url().host()).setPort(0);
+    HazelcastClusterManager clusterManager = HazelcastMembership.clusterManager(config.url(), config.hazelcast());
+    return Vertx.builder().with(options).withMetrics(metrics.vertxMetricsFactory()).withClusterManager(clusterManager)
+        .buildClustered().map(vertx -> new Joined(vertx, clusterManager.getHazelcastInstance(), metrics));
   }
 
   private static void startOn(Vertx vertx, NodeConfig config, LiveNodes liveNodes, TopologyBoard board,

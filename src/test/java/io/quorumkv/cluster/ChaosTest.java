@@ -52,31 +52,35 @@ import static org.junit.jupiter.api.Assertions.fail;
  * of its own, written to through every member at the default quorum with PUTs and DELETEs of a few
  * hundred keys at a time (a window that slides on, so that every moment of the run leaves keys
  * whose last write is checked), while a {@link Nemesis} kills and restarts nodes, pauses them,
- * partitions them (iptables), moves their clocks by up to 3 s, and changes the topology: a new node
- * joins, a member leaves, a member is killed and removed (3 to 5 members; faults go on while a
- * change streams). Then every fault is healed, the last change let finish and hints drain, and
+ * partitions them (iptables), restarts a node the moment a partition heals (so that it joins while
+ * Hazelcast merges the two sides, which refuses new members for a while: the node must retry, not
+ * exit), moves their clocks by up to 3 s, and changes the topology: a new node joins, a member
+ * leaves, a member is killed and removed (3 to 5 members; faults go on while a change streams).
+ * Then every fault is healed, the last change let finish and hints drain, and
  * every key is read through every member on its home set under the final topology and judged
  * against its write history ({@link LastWriteWinsChecker}: no acknowledged write lost, no deleted
- * key back, no value nobody wrote); finally the copies on each key's home set must be the same.
+ * key back, no value nobody wrote); finally the copies on each key's home set must be the same, and
+ * no node may have exited after Hazelcast refused its join for the cluster state.
  *
  * <p>By default (as part of {@code mvn test}) a short run: one round of the fault schedule, a kill
- * every third step, each other kind once, and a topology change at the start of each step that is
- * not a kill (join, leave or removal, join, the other), about a minute and a half of faults.
+ * every third step, each other kind once (8 steps), and a topology change at the start of each step
+ * that is not a kill (join, leave or removal, join, the other, join), about a minute and a half of
+ * faults.
  * {@code scripts/chaos.sh} runs it for ten minutes with a kill every other step, so a change every
  * other step.
  *
  * <p>System properties: {@code chaos.seconds} (faults at least this long, default 0: one round),
  * {@code chaos.killEvery} (default 3), {@code chaos.changeEvery} (default 1), {@code chaos.seed}
  * (replays a run's schedule), {@code chaos.skew=false} and {@code chaos.partitions=false} (leave
- * those faults out), {@code chaos.faults=KILL,PAUSE,...,JOIN,LEAVE,REMOVE} (only these kinds),
- * {@code chaos.rate} (writes per second, default 150), {@code chaos.keys} (keys written at a time,
+ * those faults out), {@code chaos.faults=KILL,PAUSE,...,RESTART_DURING_HEAL,JOIN,LEAVE,REMOVE} (only
+ * these kinds), {@code chaos.rate} (writes per second, default 150), {@code chaos.keys} (keys written at a time,
  * default 300), {@code chaos.changesMustEnd} (a topology change that stalls fails the run too,
  * not only lost or resurrected data; default false, {@code scripts/chaos.sh} sets it). Without
  * iptables rights or libfaketime, partitions or skews are left out with a printed note.
  */
 class ChaosTest {
   private static final int NODES = 3;
-  private static final String FAULTS = "KILL,PAUSE,ISOLATE,CUT_LINK,SKEW,JOIN,LEAVE,REMOVE";
+  private static final String FAULTS = "KILL,PAUSE,ISOLATE,CUT_LINK,SKEW,RESTART_DURING_HEAL,JOIN,LEAVE,REMOVE";
   /** Unanswered writes at once, at most: a paused node holds its share of 3 s of writes, 150/s over 3 nodes. */
   private static final int MAX_IN_FLIGHT = 1_000;
   private static final double DELETE_SHARE = 0.2;
@@ -199,7 +203,7 @@ class ChaosTest {
       kinds.add(Nemesis.Fault.valueOf(kind.trim()));
     }
     if (firewall == null) {
-      kinds.removeAll(EnumSet.of(Nemesis.Fault.ISOLATE, Nemesis.Fault.CUT_LINK));
+      kinds.removeIf(Nemesis.Fault::partitions);
     }
     if (!skews) {
       kinds.remove(Nemesis.Fault.SKEW);
@@ -259,6 +263,11 @@ class ChaosTest {
     report.line("steps after which membership took over a minute to see every node again: %d", nemesis.slowHeals());
     report.line("restarts that exited before serving and were started again: %d %s", nemesis.failedStarts().size(),
         nemesis.failedStarts());
+    report.line("of which refused by Hazelcast for its cluster state (FROZEN exits; the node should retry instead): %d %s",
+        nemesis.frozenExits().size(), nemesis.frozenExits());
+    report.line("Hazelcast merges after a split: %d, by the node leading its side's merge %s; joins Hazelcast refused"
+        + " for its cluster state and the node retried: %d, by node %s", sum(nemesis.merges()), nemesis.merges(),
+        sum(nemesis.joinRetries()), nemesis.joinRetries());
     report.line("cluster start %d ms; healing (the wait for the last change to be over included) %d ms; hints delivered %d ms after the heal; %d reads (%d asked again"
             + " after a 504) took %d ms; replica copies compared in %d ms", startMillis, (healed - faultsEnded) / 1_000_000,
         (converged - healed) / 1_000_000, reads.size(), retriedReads.get(), (readsDone - converged) / 1_000_000,
@@ -291,12 +300,17 @@ class ChaosTest {
     // Hazelcast calls keep timing out after a restart amid clock jumps, issue 42): the one-round
     // run of mvn test reports it and fails on data alone; scripts/chaos.sh fails on both.
     boolean changesMustEnd = Boolean.parseBoolean(System.getProperty("chaos.changesMustEnd", "false"));
-    if (!findings.isEmpty() || !divergent.isEmpty() || changesMustEnd && !nemesis.changeProblems().isEmpty()) {
+    if (!findings.isEmpty() || !divergent.isEmpty() || !nemesis.frozenExits().isEmpty()
+        || changesMustEnd && !nemesis.changeProblems().isEmpty()) {
       fail("chaos run with seed " + seed + " broke the store's promises:\n" + report);
     }
     if (!nemesis.changeProblems().isEmpty()) {
       System.out.println("chaos: a topology change stalled (reported above); not failing the run: -Dchaos.changesMustEnd=false");
     }
+  }
+
+  private static long sum(Map<Integer, Long> byNode) {
+    return byNode.values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** Hints the members hold for members ({@code forMembers}) or for nodes no longer members. */

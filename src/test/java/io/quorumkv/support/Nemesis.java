@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -22,7 +23,11 @@ import java.util.stream.Collectors;
  * node cut off from the others (a majority and a minority), one link between two nodes cut (the
  * third still sees both), and a node's clock moved by up to {@code maxSkewMillis} either way, alone
  * or on top of another fault (a node whose clock is off that also restarts, pauses or is cut off);
- * a moved clock stays off through the next step too.
+ * a moved clock stays off through the next step too. A restart during a heal cuts a node off until
+ * it and the others see each other down, then kills another node and starts it again the moment
+ * the partition heals, so that it joins while Hazelcast merges the two sides (the side that merges
+ * sets its cluster state to {@code FROZEN}, which refuses new members: the node must retry its
+ * join, not exit).
  * Every {@code killEvery}-th step is a kill, so the number of kills grows with the run's length;
  * the other steps deal the other kinds from a deck shuffled anew each time it runs out, so every
  * kind comes once within a round of steps, however few steps a slow machine gets through (drawn
@@ -46,10 +51,21 @@ public final class Nemesis implements AutoCloseable {
   private static final long KILL_DOWN_MS = 500;
   private static final Duration SETTLE = Duration.ofSeconds(60);
   private static final Duration FINAL_SETTLE = Duration.ofSeconds(120);
+  /** How long a node cut off may take until it and the others see each other down (maxNoHeartbeatSeconds and more). */
+  private static final Duration SPLIT_WITHIN = Duration.ofSeconds(20);
   private static final Pattern LEASE_WAIT = Pattern.compile("waiting (\\d+) ms for the wall clock");
+  /** The node's line for each join Hazelcast refused for its cluster state (io.quorumkv.cluster.JoinRetry). */
+  private static final Pattern JOIN_RETRY = Pattern.compile("Hazelcast refused the join \\(cluster state \\w+");
+  /** Hazelcast's warning on the master of a side that merges into another after a split. */
+  private static final Pattern MERGE = Pattern.compile(" is merging \\[tcp/ip] to ");
 
   public enum Fault {
-    KILL, PAUSE, ISOLATE, CUT_LINK, SKEW, JOIN, LEAVE, REMOVE;
+    KILL, PAUSE, ISOLATE, CUT_LINK, SKEW, RESTART_DURING_HEAL, JOIN, LEAVE, REMOVE;
+
+    /** Cuts nodes off with iptables. */
+    public boolean partitions() {
+      return this == ISOLATE || this == CUT_LINK || this == RESTART_DURING_HEAL;
+    }
 
     /** A change of the cluster's topology ({@link TopologyChanges}), not a fault of a member. */
     public boolean changesTopology() {
@@ -103,12 +119,12 @@ public final class Nemesis implements AutoCloseable {
   private int slowHeals;
 
   /**
-   * @param firewall needed for {@link Fault#ISOLATE} and {@link Fault#CUT_LINK}, else null
+   * @param firewall needed for the faults that {@link Fault#partitions partition}, else null
    * @param targets  told of nodes that join (once they serve) and of nodes that leave or are removed
    */
   public Nemesis(ProcessCluster cluster, Firewall firewall, WriteTargets targets, Settings settings, long originNanos,
                  PrintStream log) {
-    if ((settings.has(Fault.ISOLATE) || settings.has(Fault.CUT_LINK)) && firewall == null) {
+    if (settings.faults().stream().anyMatch(Fault::partitions) && firewall == null) {
       throw new IllegalArgumentException("partitions need a firewall");
     }
     if (settings.has(Fault.SKEW) && !cluster.hasFakeClocks()) {
@@ -236,6 +252,7 @@ public final class Nemesis implements AutoCloseable {
     int peer = members.get((members.indexOf(victim) + 1 + peerDraw % (members.size() - 1)) % members.size());
     String description = (change == null ? "" : (made == null ? change + " not made" : made) + "; ")
         + (fault == null ? "no fault" : fault + (fault == Fault.CUT_LINK ? " nodes " + victim + "-" + peer
+        : fault == Fault.RESTART_DURING_HEAL ? " node " + victim + ", node " + peer + " restarted"
         : " node " + victim)) + (skew ? String.format(Locale.ROOT, ", clock of node %d %+d ms", victim, offset) : "");
     if (skew) {
       setClock(victim, offset);
@@ -260,27 +277,77 @@ public final class Nemesis implements AutoCloseable {
       }
       case ISOLATE -> {
         say("isolate node %d from the others for %d ms", victim, holdMs);
-        // Every other node that runs: a node still handing its records over as it leaves too.
-        for (int other = 0; other < cluster.size(); other++) {
-          if (other != victim && cluster.running(other)) {
-            firewall.cut(cluster.host(victim), cluster.host(other));
-          }
-        }
+        isolate(victim);
       }
       case CUT_LINK -> {
         say("cut the link between nodes %d and %d for %d ms", victim, peer, holdMs);
         firewall.cut(cluster.host(victim), cluster.host(peer));
       }
       case SKEW -> say("hold the skew for %d ms", holdMs);
+      case RESTART_DURING_HEAL -> {
+        say("isolate node %d from the others until the two sides see each other down, then restart node %d as the"
+            + " partition heals", victim, peer);
+        isolate(victim);
+      }
       default -> throw new IllegalStateException(fault.toString());
     }
     if (fault != Fault.SKEW) {
       count(fault); // a skew counts when it is set
     }
-    // A killed node is started again at once: it stays down anyway until its clock lease has run out (8-10 s).
-    Thread.sleep(fault == Fault.KILL ? KILL_DOWN_MS : holdMs);
-    heal(fault, victim);
+    if (fault == Fault.RESTART_DURING_HEAL) {
+      awaitSplit(victim);
+    } else {
+      // A killed node is started again at once: it stays down anyway until its clock lease has run out (8-10 s).
+      Thread.sleep(fault == Fault.KILL ? KILL_DOWN_MS : holdMs);
+    }
+    heal(fault, victim, peer);
     finishStep(started, description, skew, victim, 0);
+  }
+
+  /**
+   * Polls until the node cut off and the others see each other down, at most {@link #SPLIT_WITHIN}:
+   * Hazelcast then runs as two clusters, which merge after the heal.
+   */
+  private void awaitSplit(int victim) throws InterruptedException {
+    long start = System.nanoTime();
+    while (!split(victim)) {
+      if (System.nanoTime() - start > SPLIT_WITHIN.toNanos()) {
+        say("the two sides still see each other %d s after the cut, healing anyway: %s", SPLIT_WITHIN.toSeconds(),
+            cluster.membershipViews());
+        return;
+      }
+      Thread.sleep(100);
+    }
+    say("split: node %d and the others see each other down after %d ms", victim, (System.nanoTime() - start) / 1_000_000);
+  }
+
+  private boolean split(int victim) {
+    try {
+      for (int node : cluster.members()) {
+        if (!cluster.running(node)) {
+          continue;
+        }
+        Map<String, Boolean> view = cluster.aliveAsSeenBy(node);
+        for (int other : cluster.members()) {
+          if (other != node && (node == victim || other == victim) && cluster.running(other)
+              && !Boolean.FALSE.equals(view.get(cluster.url(other)))) {
+            return false;
+          }
+        }
+      }
+      return true;
+    } catch (AssertionError unanswered) {
+      return false;
+    }
+  }
+
+  /** Cuts the node off from every other node that runs: a node still handing its records over as it leaves too. */
+  private void isolate(int victim) throws IOException, InterruptedException {
+    for (int other = 0; other < cluster.size(); other++) {
+      if (other != victim && cluster.running(other)) {
+        firewall.cut(cluster.host(victim), cluster.host(other));
+      }
+    }
   }
 
   /**
@@ -347,19 +414,17 @@ public final class Nemesis implements AutoCloseable {
     return slowHeals;
   }
 
-  private void heal(Fault fault, int victim) throws IOException, InterruptedException {
+  private void heal(Fault fault, int victim, int peer) throws IOException, InterruptedException {
     switch (fault) {
-      case KILL -> {
-        long start = System.nanoTime();
-        supervisor.startAgain(victim);
-        long took = (System.nanoTime() - start) / 1_000_000;
-        restartMillis.add(took);
-        Matcher lease = LEASE_WAIT.matcher(cluster.currentLog(victim));
-        String waited = "no lease wait";
-        while (lease.find()) {
-          waited = "of which " + lease.group(1) + " ms waiting out its clock lease";
-        }
-        say("node %d restarted, serving after %d ms (%s)", victim, took, waited);
+      case KILL -> restart(victim, "");
+      case RESTART_DURING_HEAL -> {
+        // Hazelcast looks for the other side every 10 s (hazelcast.merge.next.run.delay.seconds), so
+        // the two sides merge within 10 s of the heal, while the peer starts and joins.
+        say("kill -9 node %d (pid %d), heal the partition and start node %d again at once", peer, cluster.pid(peer),
+            peer);
+        cluster.kill(peer);
+        firewall.healAll();
+        restart(peer, " during the heal");
       }
       case PAUSE -> {
         cluster.resume(victim);
@@ -377,9 +442,52 @@ public final class Nemesis implements AutoCloseable {
     }
   }
 
+  /** Starts the killed node again, waits until it serves, and says how long that took and why. */
+  private void restart(int node, String when) throws IOException {
+    long start = System.nanoTime();
+    supervisor.startAgain(node);
+    long took = (System.nanoTime() - start) / 1_000_000;
+    restartMillis.add(took);
+    String log = cluster.currentLog(node);
+    Matcher lease = LEASE_WAIT.matcher(log);
+    String waited = "no lease wait";
+    while (lease.find()) {
+      waited = "of which " + lease.group(1) + " ms waiting out its clock lease";
+    }
+    long refusals = JOIN_RETRY.matcher(log).results().count();
+    say("node %d restarted%s, serving after %d ms (%s%s)", node, when, took, waited,
+        refusals == 0 ? "" : "; " + refusals + " joins refused by Hazelcast and retried");
+  }
+
   /** The starts that exited before serving and were started again, with their causes. */
   public List<String> failedStarts() {
     return supervisor.failedStarts();
+  }
+
+  /** The {@link #failedStarts} whose node Hazelcast had refused for its cluster state: the node should have retried. */
+  public List<String> frozenExits() {
+    return supervisor.frozenExits();
+  }
+
+  /** Joins that Hazelcast refused for its cluster state and the node retried, by node (all its runs; nodes with none left out). */
+  public Map<Integer, Long> joinRetries() {
+    return linesByNode(JOIN_RETRY);
+  }
+
+  /** Merges of one side of a split into the other, by the node that led its side's merge (all its runs). */
+  public Map<Integer, Long> merges() {
+    return linesByNode(MERGE);
+  }
+
+  private Map<Integer, Long> linesByNode(Pattern line) {
+    Map<Integer, Long> counts = new TreeMap<>();
+    for (int node = 0; node < cluster.size(); node++) {
+      long count = line.matcher(cluster.log(node)).results().count();
+      if (count > 0) {
+        counts.put(node, count);
+      }
+    }
+    return counts;
   }
 
   /** Each topology change begun: kind, node, how it was made and how long until every member said stable. */

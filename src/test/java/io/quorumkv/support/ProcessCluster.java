@@ -305,6 +305,16 @@ public final class ProcessCluster implements AutoCloseable {
     return List.copyOf(urls);
   }
 
+  /** The Hazelcast cluster name every node of this cluster has in its conf. */
+  public String clusterName() {
+    return clusterName;
+  }
+
+  /** The {@code host:port} of the {@link #members}' Hazelcast members, as the confs of new nodes list them. */
+  public List<String> hazelcastMembers() {
+    return members().stream().map(hazelcastAddresses::get).toList();
+  }
+
   /** The address the node listens on and opens its connections from. */
   public String host(int node) {
     return options.host(node);

@@ -7,17 +7,22 @@ import java.util.List;
 /**
  * Starts nodes of a {@link ProcessCluster} and, when one exits before serving, starts it again, as
  * a supervisor would (systemd's {@code Restart=on-failure}), at most {@link #START_ATTEMPTS} times
- * in a row: a node that starts while the others merge after a partition is refused by Hazelcast
- * ("Cluster state either is locked or doesn't allow new members to join -> FROZEN") and exits
- * with "cannot join the cluster". Each such exit is recorded for the report.
+ * in a row. Each such exit is recorded for the report. A node that starts while the others merge
+ * after a partition is refused by Hazelcast ("Cluster state either is locked or doesn't allow new
+ * members to join -> ClusterState{state=FROZEN, ...}"); it used to exit with "cannot join the
+ * cluster", and now tries again by itself, so an exit after such a refusal is recorded apart, as
+ * a finding ({@link #frozenExits}).
  */
 final class Supervisor {
   /** Starts of one node in a row that may exit before serving, like a supervisor's restart limit. */
   private static final int START_ATTEMPTS = 3;
+  /** What a refused member logs when Hazelcast refuses it for the cluster state (FROZEN, PASSIVE). */
+  private static final String STATE_REFUSAL = "doesn't allow new members to join";
 
   private final ProcessCluster cluster;
   private final StepLog log;
   private final List<String> failedStarts = new ArrayList<>();
+  private final List<String> frozenExits = new ArrayList<>();
 
   Supervisor(ProcessCluster cluster, StepLog log) {
     this.cluster = cluster;
@@ -49,6 +54,9 @@ final class Supervisor {
         }
         String cause = exitCause(node);
         failedStarts.add("node " + node + ": " + cause);
+        if (cluster.currentLog(node).contains(STATE_REFUSAL)) {
+          frozenExits.add("node " + node + ": " + cause);
+        }
         log.say("node %d exited while starting (%s), starting it again", node, cause);
       }
     }
@@ -68,5 +76,10 @@ final class Supervisor {
   /** The starts that exited before serving and were started again, with their causes. */
   List<String> failedStarts() {
     return List.copyOf(failedStarts);
+  }
+
+  /** The {@link #failedStarts} of nodes that Hazelcast had refused for its cluster state. */
+  List<String> frozenExits() {
+    return List.copyOf(frozenExits);
   }
 }

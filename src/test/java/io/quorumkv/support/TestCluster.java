@@ -198,7 +198,7 @@ public final class TestCluster implements AutoCloseable {
    * node's bind, as the local port of any outgoing connection of this machine (a peer's
    * Hazelcast or HTTP client), which failed starts with "address already in use".
    */
-  static List<Integer> freePorts(int count) {
+  public static List<Integer> freePorts(int count) {
     int below = ephemeralRangeStart();
     List<Integer> ports = new ArrayList<>();
     for (int attempt = 0; ports.size() < count && attempt < 1_000; attempt++) {

@@ -1,0 +1,197 @@
+package io.quorumkv.cluster;
+
+import com.hazelcast.cluster.ClusterState;
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.quorumkv.config.HazelcastConfig;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.support.Await;
+import io.quorumkv.support.Http;
+import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.TestCluster;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Issue 42: a node that starts while Hazelcast lets no new member in (cluster state {@code FROZEN},
+ * as while the members merge after a partition) tries again later instead of exiting. Two node
+ * processes, and a Hazelcast member in the test JVM (the nodes' cluster name, member list and
+ * settings, but no url, so the nodes do not take it for a node) that sets the cluster state to
+ * {@code FROZEN}. A third node is started: it must stay up and log its retries, with no Hazelcast
+ * instance or Vert.x event loop of a refused attempt left running beside the next. Once the state
+ * is {@code ACTIVE} again it joins, and a PUT at {@code ack=2&from=3} through it gives 201 and reads
+ * back through another node.
+ */
+class FrozenJoinTest {
+  /** Three JVMs on 2 cores shared with other builds. */
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+  private static final Duration RETRIES_WITHIN = Duration.ofSeconds(120);
+  private static final Duration STATE_CHANGED_WITHIN = Duration.ofSeconds(60);
+  private static final Duration JOIN_WITHIN = Duration.ofMinutes(3);
+  private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(30);
+  private static final Pattern RETRY = Pattern.compile("Hazelcast refused the join \\(cluster state FROZEN");
+  /** A thread of a Hazelcast instance: "hz.INSTANCE.what", the instance's name drawn at random when it starts. */
+  private static final Pattern HAZELCAST_THREAD = Pattern.compile("^hz\\.([^.]+)\\.");
+  private static final Pattern THREAD = Pattern.compile("^\"([^\"]+)\"");
+  private static final String EVENT_LOOP = "vert.x-eventloop-thread-";
+
+  @TempDir
+  Path dir;
+  private ProcessCluster cluster;
+  private HazelcastInstance freezer;
+  private volatile String lastStateChangeFailure = "";
+  /** The Hazelcast instances seen running in the joining node, each an attempt refused since. */
+  private final Set<String> attemptsSeen = new TreeSet<>();
+
+  @AfterEach
+  void cleanUp() {
+    try {
+      if (freezer != null) {
+        freezer.getLifecycleService().terminate();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+    }
+  }
+
+  @Test
+  void aNodeRefusedByAFrozenClusterRetriesAndJoinsOnceTheClusterIsActive() {
+    assertTimeoutPreemptively(Duration.ofMinutes(10), this::run);
+  }
+
+  private void run() throws Exception {
+    cluster = ProcessCluster.start(new ProcessCluster.Options(2).startTimeout(START_TIMEOUT), dir);
+    freezer = Hazelcast.newHazelcastInstance(memberConfig());
+    Await.until("the cluster state is FROZEN", STATE_CHANGED_WITHIN, () -> changeState(ClusterState.FROZEN),
+        () -> lastStateChangeFailure);
+
+    // What a node that joined runs: one Hazelcast instance, one thread per event loop.
+    Threads member = threads(0);
+    assertEquals(1, member.hazelcastInstances().size(), "node 0: " + member);
+    assertEquals(Map.of(EVENT_LOOP + "0", 1), member.eventLoops(), "node 0: " + member);
+
+    int joiner = cluster.launchNewNode(new JsonObject());
+    awaitRetries(joiner, 1);
+    assertNothingLeftOfRefusedAttempts(joiner, 1);
+    awaitRetries(joiner, 3);
+    assertNothingLeftOfRefusedAttempts(joiner, 3);
+
+    Await.until("the cluster state is ACTIVE", STATE_CHANGED_WITHIN, () -> changeState(ClusterState.ACTIVE),
+        () -> lastStateChangeFailure);
+    cluster.awaitServing(joiner);
+    Await.until("every member says the topology is stable with the three nodes", JOIN_WITHIN,
+        cluster::stableEverywhere, cluster::topologyViews);
+
+    HttpResponse<byte[]> put = cluster.http(joiner).put("/v0/entity?id=frozen-join&ack=2&from=3", "after the freeze");
+    assertEquals(201, put.statusCode(), Http.text(put));
+    HttpResponse<byte[]> read = cluster.http(0).get("/v0/entity?id=frozen-join&ack=2&from=3");
+    assertEquals(200, read.statusCode(), Http.text(read));
+    assertEquals("after the freeze", Http.text(read));
+  }
+
+  /** The nodes' own Hazelcast settings, without the url attribute that makes a member a node. */
+  private Config memberConfig() {
+    HazelcastConfig conf = new HazelcastConfig(TestCluster.freePorts(1).get(0), cluster.hazelcastMembers(),
+        cluster.clusterName(), HazelcastConfig.DEFAULT_MAX_NO_HEARTBEAT_SECONDS);
+    Config config = HazelcastMembership.clusterManager(NodeUrl.parse("url", "http://127.0.0.1:1"), conf).getConfig();
+    config.getMemberAttributeConfig().removeAttribute(HazelcastMembership.URL_ATTRIBUTE);
+    return config;
+  }
+
+  /** Changes the cluster state; false while Hazelcast refuses (migrations still running after the member joined). */
+  private boolean changeState(ClusterState state) {
+    try {
+      freezer.getCluster().changeClusterState(state);
+      return true;
+    } catch (RuntimeException refused) {
+      lastStateChangeFailure = "last refusal: " + refused;
+      return false;
+    }
+  }
+
+  /** Waits until the node has logged {@code count} retries; fails at once if it exits. */
+  private void awaitRetries(int node, int count) {
+    Await.until("node " + node + " logs " + count + " retries of its join", RETRIES_WITHIN, () -> {
+      String log = cluster.currentLog(node);
+      if (!cluster.running(node)) {
+        fail("node " + node + " exited instead of retrying its join: " + log);
+      }
+      return RETRY.matcher(log).results().count() >= count;
+    }, () -> cluster.currentLog(node));
+  }
+
+  /**
+   * The refused attempts left nothing running: the node's threads belong to one Hazelcast instance
+   * at most (the attempt under way, if any) and none of those seen before (refused since), and no
+   * event loop thread is there twice (each Vert.x numbers its own from 0).
+   */
+  private void assertNothingLeftOfRefusedAttempts(int node, int refused) throws IOException, InterruptedException {
+    Threads threads = threads(node);
+    System.out.printf("frozen join: node %d after %d refusals: %s%n", node, refused, threads);
+    assertTrue(threads.hazelcastInstances().size() <= 1, "threads of several Hazelcast instances: " + threads);
+    assertTrue(Collections.disjoint(threads.hazelcastInstances(), attemptsSeen),
+        "threads of the Hazelcast instance of a refused attempt: " + threads + "; seen before: " + attemptsSeen);
+    threads.eventLoops().forEach((name, count) -> assertEquals(1, count, "event loop threads named " + name));
+    attemptsSeen.addAll(threads.hazelcastInstances());
+  }
+
+  /** What a node's threads belong to, from their names. */
+  private record Threads(int count, Set<String> hazelcastInstances, Map<String, Integer> eventLoops) {
+    @Override
+    public String toString() {
+      return count + " threads, of Hazelcast instances " + hazelcastInstances + ", event loops " + eventLoops;
+    }
+  }
+
+  private Threads threads(int node) throws IOException, InterruptedException {
+    List<String> names = threadNames(cluster.pid(node));
+    Set<String> instances = new TreeSet<>();
+    Map<String, Integer> eventLoops = new TreeMap<>();
+    for (String name : names) {
+      Matcher hazelcast = HAZELCAST_THREAD.matcher(name);
+      if (hazelcast.find()) {
+        instances.add(hazelcast.group(1));
+      }
+      if (name.startsWith(EVENT_LOOP)) {
+        eventLoops.merge(name, 1, Integer::sum);
+      }
+    }
+    return new Threads(names.size(), instances, eventLoops);
+  }
+
+  private List<String> threadNames(long pid) throws IOException, InterruptedException {
+    Path dump = dir.resolve("threads-" + pid + ".txt");
+    Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        Long.toString(pid), "Thread.print").redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+    if (!jcmd.waitFor(JCMD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || jcmd.exitValue() != 0) {
+      jcmd.destroyForcibly();
+      fail("jcmd " + pid + " Thread.print failed: " + Files.readString(dump));
+    }
+    return Files.readAllLines(dump).stream().map(THREAD::matcher).filter(Matcher::find).map(m -> m.group(1)).toList();
+  }
+}
