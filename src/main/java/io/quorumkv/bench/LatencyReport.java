@@ -47,6 +47,10 @@ final class LatencyReport {
     out.println("  Detailed Percentile spectrum:");
     h.outputPercentileDistribution(out, 5, 1000.0);
     out.println("----------------------------------------------------------");
+    Histogram sent = result.sentMicros();
+    out.printf("  From sending (the server's time, without a busy connection's backlog): p50 %.3fms, p99 %.3fms,"
+        + " p99.9 %.3fms%n", sent.getValueAtPercentile(50) / 1000.0, sent.getValueAtPercentile(99) / 1000.0,
+        sent.getValueAtPercentile(99.9) / 1000.0);
     out.printf("  %,d requests in %.2fs%n", result.requests(), result.elapsedNanos() / 1e9);
     if (result.non2xx() > 0) {
       out.printf("  Non-2xx or 3xx responses: %d%n", result.non2xx());

@@ -45,6 +45,8 @@ final class LoadGenerator {
   private final LoadOptions options;
   private final Workload workload;
   private final Recorder recorder = new Recorder(MAX_LATENCY_MICROS, 3);
+  /** Admitted requests from the moment each was sent: the server's time, without a connection's backlog. */
+  private final Recorder sentRecorder = new Recorder(MAX_LATENCY_MICROS, 3);
   private final LongAdder sent = new LongAdder();
   private final LongAdder completed = new LongAdder();
   private final LongAdder non2xx = new LongAdder();
@@ -55,13 +57,14 @@ final class LoadGenerator {
 
   /**
    * The outcome of a run. {@code latencyMicros}: of the answers other than {@code 503} (the admitted
-   * requests); {@code requests}: every answer; {@code shed}: the {@code 503} answers;
+   * requests), from their intended send time; {@code sentMicros}: the same from when each was sent,
+   * without the wait of a request due while its connection was still busy; {@code requests}: every answer; {@code shed}: the {@code 503} answers;
    * {@code heldBack}: requests due while their connection waited out a {@code Retry-After}, never
    * sent; {@code unsent}: requests due before the end that were never sent for lack of time;
    * {@code toolStalledShare}: the share of the window this tool's busiest event loop was held up;
    * {@code toolCpu}: what this tool's JVM used of the machine during the window.
    */
-  record Result(Histogram latencyMicros, long requests, long non2xx, long shed, long heldBack, long errors, long unsent,
+  record Result(Histogram latencyMicros, Histogram sentMicros, long requests, long non2xx, long shed, long heldBack, long errors, long unsent,
                 long elapsedNanos, double toolStalledShare, ToolCpu toolCpu) {
     /** Held up for more than this share of the window, the tool could not have kept a schedule. */
     static final double TOOL_BEHIND_SHARE = 0.20;
@@ -151,6 +154,7 @@ final class LoadGenerator {
   /** Called once every warm-up answer is in, so nothing records meanwhile. */
   private void forgetWarmUp() {
     recorder.reset();
+    sentRecorder.reset();
     completed.reset();
     non2xx.reset();
     shed.reset();
@@ -168,13 +172,14 @@ final class LoadGenerator {
       log.outputLegend();
     }
     Histogram total = new Histogram(MAX_LATENCY_MICROS, 3);
+    Histogram sentTotal = new Histogram(MAX_LATENCY_MICROS, 3);
     LoopStallMeter stalls = new LoopStallMeter(vertx);
     ToolCpu cpuAtStart = ToolCpu.now();
     long startNanos = System.nanoTime();
     stalls.start();
     long[] lastSecond = {startNanos};
     return runPhase(lanes, options.duration().toNanos(),
-        () -> tick(progress, log, total, startNanos, lastSecond))
+        () -> tick(progress, log, total, sentTotal, startNanos, lastSecond))
         .map(finished -> {
           long elapsed = Math.max(1, System.nanoTime() - startNanos);
           double stalled = stalls.stop(elapsed);
@@ -182,12 +187,13 @@ final class LoadGenerator {
           synchronized (total) {
             Histogram last = recorder.getIntervalHistogram();
             total.add(last);
+            sentTotal.add(sentRecorder.getIntervalHistogram());
             if (log != null && last.getTotalCount() > 0) {
               log.outputIntervalHistogram(last);
             }
           }
           progress.println();
-          return new Result(total, completed.sum(), non2xx.sum(), shed.sum(), heldBack.sum(), errors.sum(),
+          return new Result(total, sentTotal, completed.sum(), non2xx.sum(), shed.sum(), heldBack.sum(), errors.sum(),
               unsent.sum(), elapsed, stalled, cpu);
         });
   }
@@ -210,19 +216,22 @@ final class LoadGenerator {
     return Future.join(drivers).<Void>mapEmpty().onComplete(finished -> vertx.cancelTimer(ticker));
   }
 
-  private void tick(PrintStream progress, HistogramLogWriter log, Histogram total, long startNanos, long[] lastSecond) {
+  private void tick(PrintStream progress, HistogramLogWriter log, Histogram total, Histogram sentTotal, long startNanos,
+                    long[] lastSecond) {
     synchronized (total) {
       Histogram interval = recorder.getIntervalHistogram();
       total.add(interval);
+      Histogram sentInterval = sentRecorder.getIntervalHistogram();
+      sentTotal.add(sentInterval);
       if (log != null) {
         log.outputIntervalHistogram(interval);
       }
       long now = System.nanoTime();
       progress.printf("\r[%5.1fs] %,d requests, %,.0f admitted/s this second, p50 %.2f ms, p99 %.2f ms, max %.2f ms,"
-              + " 503 %,d, errors %d   ",
+              + " p99 from sending %.2f ms, 503 %,d, errors %d   ",
           (now - startNanos) / 1e9, completed.sum(), interval.getTotalCount() / ((now - lastSecond[0]) / 1e9),
           interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
-          interval.getMaxValue() / 1000.0, shed.sum(), errors.sum());
+          interval.getMaxValue() / 1000.0, sentInterval.getValueAtPercentile(99) / 1000.0, shed.sum(), errors.sum());
       lastSecond[0] = now;
     }
   }
@@ -299,7 +308,8 @@ final class LoadGenerator {
      * request may leave up to a millisecond early; its latency then counts from when it left.
      */
     private void send(long intendedNanos) {
-      long measuredFrom = Math.min(intendedNanos, System.nanoTime());
+      long sentNanos = System.nanoTime();
+      long measuredFrom = Math.min(intendedNanos, sentNanos);
       Workload.Request request = workload.next();
       sent.increment();
       RequestOptions requestOptions = new RequestOptions().setMethod(request.method()).setURI(request.uri())
@@ -309,7 +319,8 @@ final class LoadGenerator {
           .compose(response -> response.body().map(body -> response))
           .onComplete(outcome -> {
             if (outcome.succeeded()) {
-              long micros = Math.min((System.nanoTime() - measuredFrom) / 1_000, MAX_LATENCY_MICROS);
+              long now = System.nanoTime();
+              long micros = Math.min((now - measuredFrom) / 1_000, MAX_LATENCY_MICROS);
               completed.increment();
               int status = outcome.result().statusCode();
               if (status == 503) {
@@ -317,6 +328,7 @@ final class LoadGenerator {
                 waitOutRetryAfter(outcome.result().getHeader("Retry-After"));
               } else {
                 recorder.recordValue(Math.max(micros, 1));
+                sentRecorder.recordValue(Math.max(1, Math.min((now - sentNanos) / 1_000, MAX_LATENCY_MICROS)));
               }
               if (status >= 300 && status != 404) {
                 non2xx.increment();

@@ -12,10 +12,11 @@ package io.quorumkv.config;
  */
 public record AdmissionConfig(int maxRequestsPerLoop, int maxQueuedStorage, long clientBodyBytes) {
   /**
-   * Measured on a 2-core machine (docs/reliability.md): above the 32 a loop holds when 64 connections
-   * saturate a node, low enough that an admitted request waits a few milliseconds, not seconds.
+   * Measured on a 2-core machine (docs/reliability.md, "Overload"): a loop's share of the 64
+   * connections that saturate a node, and under 3x and 10x overload an admitted request's p99 at
+   * about 5x its value at half load, where 64 gave 10x and no bound 25x.
    */
-  public static final int DEFAULT_MAX_REQUESTS_PER_LOOP = 64;
+  public static final int DEFAULT_MAX_REQUESTS_PER_LOOP = 32;
   public static final int DEFAULT_MAX_QUEUED_STORAGE = 4096;
 
   public static AdmissionConfig defaults() {
