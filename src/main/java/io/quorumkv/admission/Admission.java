@@ -41,7 +41,7 @@ public final class Admission {
   private final Map<Reason, LongAdder> shed = new EnumMap<>(Reason.class);
 
   /**
-   * @param maxRequestsPerLoop client requests in flight on one event loop; 0 for no bound
+   * @param maxRequestsPerLoop each event loop's share of the client requests the node has in flight; 0 for no bound
    * @param maxQueuedStorage   storage requests waiting for a worker ({@code queuedStorage}); 0 for no bound
    */
   public Admission(long clientBodyBytes, long peerBatchBytes, int maxRequestsPerLoop, int maxQueuedStorage,
@@ -85,31 +85,36 @@ public final class Admission {
     return peerBatches;
   }
 
-  /** The in-flight count of one more event loop; use it on that loop only. */
+  /** The in-flight count of one more event loop, adding its share to the node's bound; use it on that loop only. */
   public LoopRequests newLoop() {
-    LoopRequests loop = new LoopRequests(maxRequestsPerLoop);
+    LoopRequests loop = new LoopRequests();
     loops.add(loop);
     return loop;
   }
 
   /**
    * Admits a client request on {@code loop} (which then counts it until {@link LoopRequests#finish}),
-   * or returns why not, counted as shed.
+   * or returns why not, counted as shed. The bound is the node's, its loops' shares together:
+   * connections are not spread evenly over the loops, and a burst on one loop while the others
+   * are idle is not overload. (Two loops may both pass it at its last place: it is a bound on
+   * queueing, not an exact count.)
    */
   public Reason admit(LoopRequests loop) {
     if (maxQueuedStorage > 0 && queuedStorage.getAsInt() > maxQueuedStorage) {
       shed(Reason.STORAGE);
       return Reason.STORAGE;
     }
-    if (!loop.tryStart()) {
+    if (maxRequestsPerLoop > 0 && requestsInFlight() >= maxRequestsPerLoop * loops.size()) {
       shed(Reason.IN_FLIGHT);
       return Reason.IN_FLIGHT;
     }
+    loop.start();
     return null;
   }
 
-  public int maxRequestsPerLoop() {
-    return maxRequestsPerLoop;
+  /** The node's bound on client requests in flight: each event loop's share together. */
+  public int maxRequestsInFlight() {
+    return maxRequestsPerLoop * loops.size();
   }
 
   public int maxQueuedStorage() {

@@ -4,8 +4,9 @@ package io.quorumkv.config;
  * What a node takes on at once before it answers new client requests {@code 503} (docs/reliability.md,
  * "Overload"). A bound of 0 is no bound.
  *
- * @param maxRequestsPerLoop client requests ({@code /v0/entity}, {@code /v0/entities}) in flight on
- *                           one event loop, from their first byte to their answer
+ * @param maxRequestsPerLoop each event loop's share of the client requests ({@code /v0/entity},
+ *                           {@code /v0/entities}) the node has in flight, from their first byte to
+ *                           their answer: the node takes at most event loops x this many at once
  * @param maxQueuedStorage   storage reads and writes waiting for a worker (peers' work included,
  *                           though never refused itself)
  * @param clientBodyBytes    heap held by client request bodies; 0 for an eighth of the heap

@@ -43,8 +43,8 @@ final class ClientAdmission implements Handler<RoutingContext> {
     }
     ctx.response().putHeader(HttpHeaders.RETRY_AFTER, RawBodyHandler.RETRY_AFTER_SECONDS);
     ApiErrors.send(ctx, 503, switch (refused) {
-      case IN_FLIGHT -> "overloaded: " + admission.maxRequestsPerLoop()
-          + " client requests in flight on this event loop (admission.maxRequestsPerLoop); retry";
+      case IN_FLIGHT -> "overloaded: " + admission.maxRequestsInFlight()
+          + " client requests in flight on this node (admission.maxRequestsPerLoop per event loop); retry";
       case STORAGE -> "overloaded: over " + admission.maxQueuedStorage()
           + " storage requests queued (admission.maxQueuedStorage); retry";
       case MEMORY -> throw new IllegalStateException("bodies are admitted by RawBodyHandler");

@@ -95,6 +95,39 @@ class AdmissionControlTest {
     assertEquals(3.0, shed(port, "in_flight"), "the three refusals are counted by reason");
   }
 
+  /**
+   * Two event loops with a share of 2 each: the node takes 4 at once, wherever the connections
+   * landed (here every other connection, which Vert.x puts on one loop), and refuses the fifth.
+   */
+  @Test
+  void theBoundIsTheNodesWhicheverLoopsTheConnectionsLandOn() throws Exception {
+    int port = startNode(2, 2);
+    List<RawHttp> opened = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      RawHttp connection = open(port);
+      connection.send("GET /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertEquals(200, connection.readResponse().status());
+      opened.add(connection);
+    }
+    List<RawHttp> held = new ArrayList<>();
+    for (int i = 0; i < 8 && held.size() < 4; i += 2) {
+      RawHttp connection = opened.get(i);
+      connection.send("PUT /v0/entity?id=held-" + i + " HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345");
+      held.add(connection);
+    }
+    Await.until("four PUTs are in flight", Duration.ofSeconds(10),
+        () -> gauge(port, "quorumkv_client_requests_in_flight") == 4);
+    RawHttp fifth = opened.get(1);
+    fifth.send(put("fifth", "v"));
+    RawHttp.Response refused = fifth.readResponse();
+    assertEquals(503, refused.status(), refused.bodyText());
+    assertTrue(refused.bodyText().contains("4 client requests in flight on this node"), refused.bodyText());
+    for (RawHttp connection : held) {
+      connection.send("67890");
+      assertEquals(201, connection.readResponse().status());
+    }
+  }
+
   @Test
   void withTheBoundOffTheRequestsAreAllAdmitted() throws Exception {
     int port = startNode(0);
@@ -141,8 +174,12 @@ class AdmissionControlTest {
   }
 
   private int startNode(int bound) throws IOException {
+    return startNode(bound, 1);
+  }
+
+  private int startNode(int bound, int eventLoops) throws IOException {
     JsonObject conf = new JsonObject().put("url", "http://127.0.0.1:0")
-        .put("dataDir", NodeProcess.jsonPath(dir.resolve("data"))).put("eventLoops", 1)
+        .put("dataDir", NodeProcess.jsonPath(dir.resolve("data"))).put("eventLoops", eventLoops)
         .put("admission", new JsonObject().put("maxRequestsPerLoop", bound));
     node = NodeProcess.launchWithConfig(NodeProcess.writeConf(dir, "node.json", conf.encode()), dir.resolve("node.log"));
     return node.awaitReady(Duration.ofSeconds(60));

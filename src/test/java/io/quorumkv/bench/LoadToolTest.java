@@ -212,8 +212,7 @@ class LoadToolTest {
     Vertx server = Vertx.vertx();
     Vertx tool = Vertx.vertx();
     try {
-      AtomicInteger[] served = {new AtomicInteger(),
-          new AtomicInteger()};
+      AtomicInteger[] served = {new AtomicInteger(), new AtomicInteger()};
       int first = listen(server, request -> {
         served[0].incrementAndGet();
         request.response().end("ok");
@@ -222,11 +221,9 @@ class LoadToolTest {
         served[1].incrementAndGet();
         request.response().end("ok");
       });
-      LoadOptions options = LoadOptions.parse(List.of("--url", "http://127.0.0.1:" + first + ",http://127.0.0.1:" + second,
-          "--rate", "200", "--connections", "4", "--warmup", "0s", "--duration", "2s", "--workload", "status"));
-      LoadGenerator.Result result = new LoadGenerator(tool, options, new int[] {0})
-          .run(new PrintStream(new ByteArrayOutputStream()), null).toCompletionStage().toCompletableFuture()
-          .get(60, TimeUnit.SECONDS);
+      LoadGenerator.Result result = runLoad(tool, LoadOptions.parse(List.of("--url",
+          "http://127.0.0.1:" + first + ",http://127.0.0.1:" + second, "--rate", "200", "--connections", "4",
+          "--warmup", "0s", "--duration", "2s", "--workload", "status")));
       assertEquals(result.requests(), served[0].get() + served[1].get());
       assertTrue(Math.abs(served[0].get() - served[1].get()) <= 4, served[0] + " and " + served[1] + " requests");
     } finally {
@@ -280,7 +277,10 @@ class LoadToolTest {
 
   private static LoadGenerator.Result runLoad(Vertx tool, int port, String warmup, String duration, String retryAfter)
       throws Exception {
-    LoadOptions options = options(port, warmup, duration, retryAfter);
+    return runLoad(tool, options(port, warmup, duration, retryAfter));
+  }
+
+  private static LoadGenerator.Result runLoad(Vertx tool, LoadOptions options) throws Exception {
     return new LoadGenerator(tool, options, new int[] {0}).run(new PrintStream(new ByteArrayOutputStream()), null)
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
   }

@@ -1,5 +1,6 @@
 package io.quorumkv.support;
 
+import io.quorumkv.config.AdmissionConfig;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -100,6 +101,8 @@ public final class ProcessCluster implements AutoCloseable {
         .put("cluster", new JsonArray(new ArrayList<>(cluster)))
         .put("dataDir", NodeProcess.jsonPath(dir.resolve("node-" + index)))
         .put("eventLoops", 1)
+        // One loop to spare the test machine's cores, with the in-flight bound of a 2-core node.
+        .put("admission", new JsonObject().put("maxRequestsPerLoop", 2 * AdmissionConfig.DEFAULT_MAX_REQUESTS_PER_LOOP))
         .put("storage", new JsonObject().put("workers", 2))
         .put("hazelcast", new JsonObject().put("port", hazelcastPort).put("members", new JsonArray(new ArrayList<>(members)))
             .put("clusterName", clusterName))

@@ -1,6 +1,7 @@
 package io.quorumkv.support;
 
 import io.quorumkv.Node;
+import io.quorumkv.config.AdmissionConfig;
 import io.quorumkv.config.ConfigLoader;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
@@ -72,6 +73,8 @@ public final class TestCluster implements AutoCloseable {
           .put("cluster", cluster)
           .put("dataDir", dataRoot.resolve("node-" + i).toString())
           .put("eventLoops", 1)
+          // One loop to spare the test machine's cores, with the in-flight bound of a 2-core node.
+          .put("admission", new JsonObject().put("maxRequestsPerLoop", 2 * AdmissionConfig.DEFAULT_MAX_REQUESTS_PER_LOOP))
           .put("replicaTimeoutMs", 2_000)
           .put("storage", new JsonObject().put("workers", 2))
           // Exchanges stay out of the way of what these tests look at (read repair, hints, a stale

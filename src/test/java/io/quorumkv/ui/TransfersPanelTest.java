@@ -40,7 +40,9 @@ class TransfersPanelTest {
     new Dashboard(false).mount(router);
     router.get("/v0/cluster").handler(ctx -> ctx.json(clusterDuringAJoin()));
     router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", "text/plain")
-        .end("quorumkv_requests_shed_total{reason=\"memory\"} 17.0\n"));
+        .end("quorumkv_requests_shed_total{reason=\"memory\"} 17.0\n"
+            + "quorumkv_requests_shed_total{reason=\"in_flight\"} 2048.0\n"
+            + "quorumkv_requests_shed_total{reason=\"storage\"} 0.0\n"));
     router.get("/admin/jfr").handler(ctx -> ctx.json(new JsonArray()));
     server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().get();
@@ -93,6 +95,7 @@ class TransfersPanelTest {
     Await.until("the alarm and the shed requests are shown", Duration.ofSeconds(30), () -> {
       try {
         return chromium.driver.findElement(By.id("alarms")).isDisplayed()
+            && chromium.driver.findElement(By.id("requests-shed")).getText().startsWith("in_flight 2")
             && chromium.driver.findElement(By.id("requests-shed")).getText().contains("memory 17");
       } catch (WebDriverException redrawn) {
         return false;
