@@ -1,10 +1,9 @@
 package io.quorumkv.admission;
 
+import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -17,7 +16,7 @@ public final class Admission {
   public enum Reason {
     /** Client request bodies in memory would pass their budget. */
     MEMORY,
-    /** The event loop already has its bound of client requests in flight. */
+    /** The node already has its bound of client requests in flight. */
     IN_FLIGHT,
     /** Storage reads and writes waiting for a worker are past their bound. */
     STORAGE;
@@ -36,7 +35,8 @@ public final class Admission {
   private final int maxRequestsPerLoop;
   private final int maxQueuedStorage;
   private final IntSupplier queuedStorage;
-  private final List<LoopRequests> loops = new CopyOnWriteArrayList<>();
+  /** One per event loop; a new array when a loop is added, so a request reads it without a lock or an iterator. */
+  private volatile LoopRequests[] loops = new LoopRequests[0];
   private final LargeValueSizes largeValues = new LargeValueSizes();
   private final Map<Reason, LongAdder> shed = new EnumMap<>(Reason.class);
 
@@ -86,9 +86,11 @@ public final class Admission {
   }
 
   /** The in-flight count of one more event loop, adding its share to the node's bound; use it on that loop only. */
-  public LoopRequests newLoop() {
+  public synchronized LoopRequests newLoop() {
     LoopRequests loop = new LoopRequests();
-    loops.add(loop);
+    LoopRequests[] more = Arrays.copyOf(loops, loops.length + 1);
+    more[loops.length] = loop;
+    loops = more;
     return loop;
   }
 
@@ -104,7 +106,7 @@ public final class Admission {
       shed(Reason.STORAGE);
       return Reason.STORAGE;
     }
-    if (maxRequestsPerLoop > 0 && requestsInFlight() >= maxRequestsPerLoop * loops.size()) {
+    if (maxRequestsPerLoop > 0 && requestsInFlight() >= maxRequestsInFlight()) {
       shed(Reason.IN_FLIGHT);
       return Reason.IN_FLIGHT;
     }
@@ -114,7 +116,7 @@ public final class Admission {
 
   /** The node's bound on client requests in flight: each event loop's share together. */
   public int maxRequestsInFlight() {
-    return maxRequestsPerLoop * loops.size();
+    return maxRequestsPerLoop * loops.length;
   }
 
   public int maxQueuedStorage() {
