@@ -73,10 +73,7 @@ class UploadOverloadTest {
 
   @Test
   void aSingleNodeShedsTheUploadsItCannotHold() throws Exception {
-    Path conf = NodeProcess.writeConf(dir, "node.json", new JsonObject().put("url", "http://127.0.0.1:0")
-        .put("dataDir", NodeProcess.jsonPath(dir.resolve("data"))).encode());
-    single = NodeProcess.launchWithConfig(conf, dir.resolve("node.log"), null, SMALL_HEAP);
-    single.awaitReady(Duration.ofSeconds(60));
+    startSingle();
     List<Http> nodes = List.of(single.http());
     uploadAtOnce(nodes, 16, "single-16-");
     uploadAtOnce(nodes, 48, "single-48-");
@@ -92,12 +89,17 @@ class UploadOverloadTest {
    */
   @Test
   void aSingleNodeShedsTheDownloadsItCannotHold() throws Exception {
+    startSingle();
+    assertEquals(201, upload(single.http(), "download").status());
+    downloadAtOnce(single.http(), "known size");
+  }
+
+  /** One node process at {@link #SMALL_HEAP}, serving. */
+  private void startSingle() throws IOException {
     Path conf = NodeProcess.writeConf(dir, "node.json", new JsonObject().put("url", "http://127.0.0.1:0")
         .put("dataDir", NodeProcess.jsonPath(dir.resolve("data"))).encode());
     single = NodeProcess.launchWithConfig(conf, dir.resolve("node.log"), null, SMALL_HEAP);
     single.awaitReady(Duration.ofSeconds(60));
-    assertEquals(201, upload(single.http(), "download").status());
-    downloadAtOnce(single.http(), "known size");
   }
 
   /**
