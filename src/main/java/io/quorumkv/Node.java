@@ -2,19 +2,19 @@ package io.quorumkv;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.quorumkv.admin.AdminApi;
+import io.quorumkv.admin.JfrRecordings;
+import io.quorumkv.admin.MembershipAdmin;
+import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.OutOfMemoryExit;
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.Confirmations;
 import io.quorumkv.antientropy.PeerTrees;
+import io.quorumkv.antientropy.TreeHandler;
 import io.quorumkv.antientropy.TreeService;
-import io.quorumkv.admin.JfrRecordings;
-import io.quorumkv.admin.MembershipAdmin;
-import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.cluster.JoinRetry;
 import io.quorumkv.cluster.LiveNodes;
-import io.quorumkv.cluster.HazelcastBoard;
 import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintStore;
@@ -23,8 +23,10 @@ import io.quorumkv.hints.RocksHintStore;
 import io.quorumkv.http.ApiContext;
 import io.quorumkv.http.ApiRouter;
 import io.quorumkv.http.HttpVerticle;
-import io.quorumkv.http.RouteMount;
+import io.quorumkv.peer.PeerAuthorization;
+import io.quorumkv.range.InternalRangeHandler;
 import io.quorumkv.replication.InFlightWrites;
+import io.quorumkv.replication.InternalHandler;
 import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.GroupedStorage;
@@ -40,13 +42,16 @@ import io.quorumkv.storage.WorkerContextExecutor;
 import io.quorumkv.topology.ChangeDriver;
 import io.quorumkv.topology.Cleanup;
 import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.topology.HazelcastBoard;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.topology.TopologyBoard;
 import io.quorumkv.topology.TopologyException;
+import io.quorumkv.topology.TransferHandler;
 import io.quorumkv.topology.TransferReceiver;
 import io.quorumkv.ui.Dashboard;
 import io.quorumkv.versioning.ClockLease;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -231,7 +236,7 @@ public final class Node {
         RocksStore records = new RocksStore(database, wallClock, config.storage().newKeyFilterKeys());
         records.onChange(trees);
         return new OpenedStorage(database, records, storeLayer.apply(records), new RocksHintStore(database),
-            new ClockLease(meta), meta, index, trees);
+            new ClockLease(meta.clockBound()), meta, index, trees);
       } catch (RuntimeException e) {
         database.close();
         throw e;
@@ -350,12 +355,18 @@ public final class Node {
     this.transfers = new TransferReceiver(vertx, config, topology, storage, opened.meta(), clock, wallClock);
     AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
-    List<RouteMount> mounts = List.of(metrics, admin, new MembershipAdmin(topology, config.adminToken()),
-        new Dashboard(config.adminToken() != null));
     Admission admission = Admission.forHeap(Runtime.getRuntime().maxMemory(), config.admission().clientBodyBytes(),
         config.admission().maxRequestsPerLoop(), config.admission().maxQueuedStorage(), storage::queuedRequests);
+    PeerAuthorization peers = new PeerAuthorization(config.clusterSecret());
+    List<RouteMount> mounts = List.of(
+        new InternalHandler(storage, clock, admission, config.maxBodyBytes(), peers),
+        new TransferHandler(storage, topology, peers),
+        new InternalRangeHandler(storage, peers),
+        new TreeHandler(trees, admission, peers),
+        metrics, admin, new MembershipAdmin(topology, config.adminToken()),
+        new Dashboard(config.adminToken() != null));
     ApiContext api = new ApiContext(config, storage, clock, topology, liveNodes, hints,
-        readRepair, metrics, inFlightWrites, mounts, wallClock, trees, antiEntropy, new KeyLocks(vertx),
+        readRepair, metrics, inFlightWrites, mounts, peers, wallClock, antiEntropy, new KeyLocks(vertx),
         metrics.requests(), admission, opened.database().diskAlarm());
     metrics.bind(config, storage, hints, readRepair, clock, antiEntropy, sweep);
     metrics.bindAdmission(admission);

@@ -1,11 +1,11 @@
 package io.quorumkv;
 
-import io.quorumkv.http.ApiHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.ManualClock;
 import io.quorumkv.support.TestNode;
 import io.quorumkv.versioning.ClockLease;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

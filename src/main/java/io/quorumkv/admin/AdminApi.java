@@ -1,7 +1,7 @@
 package io.quorumkv.admin;
 
-import io.quorumkv.http.ApiErrors;
-import io.quorumkv.http.RouteMount;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;

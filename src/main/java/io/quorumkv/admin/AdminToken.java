@@ -1,6 +1,6 @@
 package io.quorumkv.admin;
 
-import io.quorumkv.http.ApiErrors;
+import io.quorumkv.web.ApiErrors;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 

@@ -2,11 +2,11 @@ package io.quorumkv.admin;
 
 import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.http.ApiErrors;
-import io.quorumkv.http.RouteMount;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.topology.TopologyException;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;

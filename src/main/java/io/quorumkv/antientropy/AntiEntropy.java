@@ -3,6 +3,7 @@ package io.quorumkv.antientropy;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.Throttle;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;

@@ -1,6 +1,7 @@
 package io.quorumkv.antientropy;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.Throttle;
 import io.quorumkv.replication.ForeignRecords;
 import io.quorumkv.replication.Replica;
 import io.quorumkv.storage.IndexEntry;

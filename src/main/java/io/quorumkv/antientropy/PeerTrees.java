@@ -1,8 +1,8 @@
 package io.quorumkv.antientropy;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.HomeSet;
+import io.quorumkv.placement.HomeSet;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.storage.IndexEntry;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.RecordChangeListener;

@@ -1,8 +1,8 @@
 package io.quorumkv.antientropy;
 
-import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClientOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -29,22 +29,22 @@ final class TreeClient {
   }
 
   Future<TreeProtocol.RootAnswer> root(NodeUrl peer, long epoch, long ourRoot) {
-    return send(request(HttpMethod.GET, peer, TreeProtocol.TREE_PATH, epoch)
+    return send(request(HttpMethod.GET, peer, InternalEndpoint.TREE_ROOT.path(), epoch)
         .addQueryParam("root", Long.toString(ourRoot)), null, 200).map(TreeProtocol::decodeRoot);
   }
 
   Future<List<long[]>> segments(NodeUrl peer, long epoch, int[] branches) {
-    return send(request(HttpMethod.POST, peer, TreeProtocol.SEGMENTS_PATH, epoch), TreeProtocol.encodeIndexes(branches),
+    return send(request(HttpMethod.POST, peer, InternalEndpoint.TREE_SEGMENTS.path(), epoch), TreeProtocol.encodeIndexes(branches),
         200).map(body -> TreeProtocol.decodeSegments(body, branches.length));
   }
 
   Future<List<TreeProtocol.KeyDigest>> keys(NodeUrl peer, long epoch, int[] segments) {
-    return send(request(HttpMethod.POST, peer, TreeProtocol.KEYS_PATH, epoch), TreeProtocol.encodeIndexes(segments),
+    return send(request(HttpMethod.POST, peer, InternalEndpoint.TREE_KEYS.path(), epoch), TreeProtocol.encodeIndexes(segments),
         200).map(TreeProtocol::decodeKeys);
   }
 
   Future<Void> done(NodeUrl peer, long epoch, long since) {
-    return send(request(HttpMethod.POST, peer, TreeProtocol.DONE_PATH, epoch)
+    return send(request(HttpMethod.POST, peer, InternalEndpoint.TREE_DONE.path(), epoch)
         .addQueryParam("since", Long.toString(since)), Buffer.buffer(), 204).mapEmpty();
   }
 
@@ -56,7 +56,7 @@ final class TreeClient {
     HttpRequest<Buffer> request = client.request(method, peer.port(), peer.host(), path)
         .addQueryParam("peer", self.toString()).addQueryParam("epoch", Long.toString(epoch)).timeout(timeoutMs);
     if (secret != null) {
-      request.putHeader(InternalProtocol.SECRET, secret);
+      request.putHeader(InternalEndpoint.SECRET_HEADER, secret);
     }
     return request;
   }

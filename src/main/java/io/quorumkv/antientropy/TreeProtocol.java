@@ -1,38 +1,35 @@
 package io.quorumkv.antientropy;
 
 import io.quorumkv.storage.IndexEntry;
+import io.quorumkv.storage.RecordDigest;
 import io.vertx.core.buffer.Buffer;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The internal endpoints of an exchange, each asked by the initiating node with {@code peer=} its
+ * The internal endpoints of an exchange ({@code TREE_*} in {@code peer.InternalEndpoint}), each asked by the initiating node with {@code peer=} its
  * own URL (which tree of the answering node's is meant) and {@code epoch=} the topology epoch its
  * trees are shaped for: an answerer whose trees are shaped for another epoch answers {@code 409},
  * since the two sides would compare different key sets. Bodies are binary, big-endian.
  * <pre>
- * GET  TREE_PATH?peer=P&amp;root=R      → started at (long, answerer's millis, {@code WriteClock}) | root (long)
+ * GET  TREE_ROOT?peer=P&amp;root=R      → started at (long, answerer's millis, {@code WriteClock}) | root (long)
  *                                     | if the root differs from R: the 256 branch digests (long each)
- * POST SEGMENTS_PATH?peer=P  branches (unsigned short each) → 256 segment digests per branch, in order
- * POST KEYS_PATH?peer=P      segments (unsigned short each) → per record shared with P in those
+ * POST TREE_SEGMENTS?peer=P  branches (unsigned short each) → 256 segment digests per branch, in order
+ * POST TREE_KEYS?peer=P      segments (unsigned short each) → per record shared with P in those
  *                                     segments: key length (int) | key | leaf digest (long)
- * POST DONE_PATH?peer=P&amp;since=S    → 204: the exchange that started at S (the answerer's own
- *                                     millis, from TREE_PATH) repaired every difference
+ * POST TREE_DONE?peer=P&amp;since=S    → 204: the exchange that started at S (the answerer's own
+ *                                     millis, from TREE_ROOT) repaired every difference
  * </pre>
  */
 public final class TreeProtocol {
-  public static final String TREE_PATH = "/internal/v0/tree";
-  public static final String SEGMENTS_PATH = "/internal/v0/tree/segments";
-  public static final String KEYS_PATH = "/internal/v0/tree/keys";
-  public static final String DONE_PATH = "/internal/v0/tree/done";
   /** Largest request body: every segment's index. */
-  public static final int MAX_REQUEST_BYTES = 2 * io.quorumkv.storage.RecordDigest.SEGMENTS;
+  public static final int MAX_REQUEST_BYTES = 2 * RecordDigest.SEGMENTS;
 
   private TreeProtocol() {
   }
 
-  /** The answer to TREE_PATH; {@code branches} null when the roots matched. */
+  /** The answer to TREE_ROOT; {@code branches} null when the roots matched. */
   public record RootAnswer(long startedAt, long root, long[] branches) {
   }
 

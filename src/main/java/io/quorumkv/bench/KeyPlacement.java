@@ -1,7 +1,7 @@
 package io.quorumkv.bench;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.placement.Rendezvous;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -1,9 +1,9 @@
 package io.quorumkv.cluster;
 
-import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.InitialMembershipEvent;
 import com.hazelcast.cluster.InitialMembershipListener;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.HazelcastInstance;
@@ -14,11 +14,11 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
 import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * Membership from Hazelcast: each node publishes its HTTP url as a member attribute, and the
@@ -30,6 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Hazelcast's 60 s; joins start at once over TCP-IP from the conf's member list (no multicast).
  */
 public final class HazelcastMembership implements LiveNodes {
+  /** How long a Hazelcast operation (a map call) may take before it fails. */
+  public static final long CALL_TIMEOUT_MS = 10_000;
   static final String URL_ATTRIBUTE = "quorumkv.url";
 
   private final NodeUrl self;
@@ -65,7 +67,7 @@ public final class HazelcastMembership implements LiveNodes {
     config.setProperty("hazelcast.socket.client.bind.any", "false");
     // A map call to a member that died or was cut off otherwise retries for up to two minutes
     // (250 tries), holding the topology board's calls behind it; the board gives up after 10 s.
-    config.setProperty("hazelcast.operation.call.timeout.millis", Long.toString(HazelcastBoard.CALL_TIMEOUT_MS));
+    config.setProperty("hazelcast.operation.call.timeout.millis", Long.toString(CALL_TIMEOUT_MS));
     config.setProperty("hazelcast.invocation.max.retry.count", "20");
     config.setProperty("hazelcast.merge.first.run.delay.seconds", "10");
     config.setProperty("hazelcast.merge.next.run.delay.seconds", "10");

@@ -4,3 +4,4 @@
  * {@code HazelcastMembership}, says which nodes are alive. Placement never depends on liveness.
  */
 package io.quorumkv.cluster;
+

@@ -1,19 +1,20 @@
 package io.quorumkv.http;
 
 import io.quorumkv.admission.Admission;
-import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.antientropy.AntiEntropy;
-import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.peer.PeerAuthorization;
 import io.quorumkv.replication.InFlightWrites;
 import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicationObserver;
+import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.RouteMount;
 
 import java.time.InstantSource;
 import java.util.List;
@@ -21,8 +22,8 @@ import java.util.List;
 /**
  * What the HTTP layer of a node works with; shared by all its HTTP verticles.
  *
- * @param mounts      routes of other parts of the node (admin, metrics)
- * @param trees       answers other nodes' anti-entropy exchanges
+ * @param mounts      routes of other parts of the node (the internal protocols, admin, metrics)
+ * @param peerAuthorization lets on only internal requests with the cluster secret
  * @param antiEntropy the exchanges this node starts, for their state
  * @param topology    the agreed topology, as this node last saw it
  * @param keyLocks    serialize the conditional writes this node runs as a key's first replica
@@ -33,7 +34,7 @@ import java.util.List;
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, ClusterTopology topology,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
-                         List<RouteMount> mounts, InstantSource wallClock, TreeService trees,
+                         List<RouteMount> mounts, PeerAuthorization peerAuthorization, InstantSource wallClock,
                          AntiEntropy antiEntropy, KeyLocks keyLocks, RequestMetrics requests,
                          Admission admission, DiskAlarm diskAlarm) {
 }

@@ -1,15 +1,15 @@
 package io.quorumkv.http;
 
-import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerRoutes;
 import io.quorumkv.range.ClusterRange;
-import io.quorumkv.range.RangeProtocol;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
-import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.topology.ClusterTopology;
-import io.quorumkv.topology.TransferProtocol;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.RawBodyHandler;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
@@ -24,8 +24,6 @@ public final class ApiRouter {
   static final String ENTITIES = "/v0/entities";
   static final String STATUS = "/v0/status";
   static final String CLUSTER = "/v0/cluster";
-  /** A batch holds one value of up to the body limit, or many whose sum is at most RemoteReplica's batch size. */
-  private static final long BATCH_OVERHEAD_BYTES = 2L << 20;
 
   private ApiRouter() {
   }
@@ -49,8 +47,6 @@ public final class ApiRouter {
         topology::current, api.wallClock(), new LargeReads(api.admission()));
     RangeHandler range = new RangeHandler(vertx, api.storage(),
         new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage()), api.wallClock());
-    InternalRangeHandler internalRange = new InternalRangeHandler(api.storage());
-    InternalHandler internal = new InternalHandler(api.storage(), api.clock(), config.clusterSecret());
     ClusterHandler cluster = new ClusterHandler(config, topology, api.liveNodes(), api.hints(), api.readRepair(),
         api.antiEntropy(), api.diskAlarm());
     Router router = Router.router(vertx);
@@ -76,52 +72,14 @@ public final class ApiRouter {
     router.get(CLUSTER).handler(cluster::handle);
     router.route(CLUSTER).handler(ApiErrors.methodNotAllowed("GET"));
 
-    router.route(InternalProtocol.RECORD_PATH).handler(internal::authorize);
-    router.get(InternalProtocol.RECORD_PATH).handler(guarded(internal::read));
-    router.put(InternalProtocol.RECORD_PATH).handler(peerBodies(config.maxBodyBytes(), api))
-        .handler(guarded(internal::write));
-    router.route(InternalProtocol.RECORD_PATH).handler(ApiErrors.methodNotAllowed("GET, PUT"));
-    router.route(InternalProtocol.CONDITIONAL_PATH).handler(internal::authorize);
-    router.put(InternalProtocol.CONDITIONAL_PATH).handler(peerBodies(config.maxBodyBytes(), api))
-        .handler(guarded(entity::putForwarded));
-    router.delete(InternalProtocol.CONDITIONAL_PATH).handler(guarded(entity::deleteForwarded));
-    router.route(InternalProtocol.CONDITIONAL_PATH).handler(ApiErrors.methodNotAllowed("PUT, DELETE"));
-    router.route(InternalProtocol.STREAM_PATH).handler(internal::authorize);
-    router.get(InternalProtocol.STREAM_PATH).handler(
-        new BatchStreamHandler(internal, config.maxBodyBytes() + BATCH_OVERHEAD_BYTES,
-            api.admission().peerBatches())::upgrade);
-    router.route(InternalProtocol.STREAM_PATH).handler(ApiErrors.methodNotAllowed("GET"));
-    router.route(InternalProtocol.BATCH_PATH).handler(internal::authorize);
-    router.post(InternalProtocol.BATCH_PATH).handler(peerBodies(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES, api))
-        .handler(guarded(internal::batch));
-    router.route(InternalProtocol.BATCH_PATH).handler(ApiErrors.methodNotAllowed("POST"));
-
-    TransferHandler transfer = new TransferHandler(api.storage(), topology);
-    router.route(TransferProtocol.PATH).handler(internal::authorize);
-    router.get(TransferProtocol.PATH).handler(guarded(transfer::handle));
-    router.route(TransferProtocol.PATH).handler(ApiErrors.methodNotAllowed("GET"));
-
-    router.route(RangeProtocol.PATH).handler(internal::authorize);
-    router.get(RangeProtocol.PATH).handler(guarded(internalRange::handle));
-    router.route(RangeProtocol.PATH).handler(ApiErrors.methodNotAllowed("GET"));
-
-    TreeHandler tree = new TreeHandler(api.trees());
-    router.route(TreeProtocol.TREE_PATH).handler(internal::authorize);
-    router.get(TreeProtocol.TREE_PATH).handler(guarded(tree::root));
-    router.route(TreeProtocol.TREE_PATH).handler(ApiErrors.methodNotAllowed("GET"));
-    for (String path : List.of(TreeProtocol.SEGMENTS_PATH, TreeProtocol.KEYS_PATH, TreeProtocol.DONE_PATH)) {
-      router.route(path).handler(internal::authorize);
-      router.post(path).handler(peerBodies(TreeProtocol.MAX_REQUEST_BYTES, api));
-    }
-    router.post(TreeProtocol.SEGMENTS_PATH).handler(guarded(tree::segments));
-    router.post(TreeProtocol.KEYS_PATH).handler(guarded(tree::keys));
-    router.post(TreeProtocol.DONE_PATH).handler(guarded(tree::done));
-    for (String path : List.of(TreeProtocol.SEGMENTS_PATH, TreeProtocol.KEYS_PATH, TreeProtocol.DONE_PATH)) {
-      router.route(path).handler(ApiErrors.methodNotAllowed("POST"));
-    }
+    new PeerRoutes(router, api.peerAuthorization())
+        .add(InternalEndpoint.CONDITIONAL_PUT, RawBodyHandler.forPeers(config.maxBodyBytes(), api.admission()),
+            guarded(entity::putForwarded))
+        .add(InternalEndpoint.CONDITIONAL_DELETE, guarded(entity::deleteForwarded))
+        .end();
 
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
-    router.route().failureHandler(ApiErrors::handleRoutingFailure);
+    router.route().failureHandler(ClientErrors::handleRoutingFailure);
     // Failures no route's failure handler saw (vertx-web fails some requests, such as a path it
     // cannot decode, before any route matches) would otherwise get vertx-web's empty answers.
     for (int status : new int[] {400, 404, 405, 413, 414, 415, 431, 500, 501}) {
@@ -130,18 +88,8 @@ public final class ApiRouter {
     return router;
   }
 
-  private static RawBodyHandler peerBodies(long limit, ApiContext api) {
-    return RawBodyHandler.forPeers(limit, api.admission());
-  }
-
   /** Runs the handler, answering any exception it throws while parsing the request. */
   private static Handler<RoutingContext> guarded(Handler<RoutingContext> handler) {
-    return ctx -> {
-      try {
-        handler.handle(ctx);
-      } catch (RuntimeException e) {
-        ApiErrors.fail(ctx, e);
-      }
-    };
+    return ApiErrors.guarded(handler, ClientErrors::fail);
   }
 }

@@ -2,6 +2,8 @@ package io.quorumkv.http;
 
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.LoopRequests;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.RawBodyHandler;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;

@@ -6,15 +6,15 @@ import io.quorumkv.antientropy.PeerStatus;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.replication.ReadRepair;
+import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.topology.TransferProgress;
-import io.quorumkv.hints.HintedHandoff;
-import io.quorumkv.replication.ReadRepair;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.quorumkv.storage.DiskAlarm;
 import io.vertx.ext.web.RoutingContext;
 
 /**

@@ -5,6 +5,7 @@ import io.quorumkv.range.RangeMerge;
 import io.quorumkv.range.RangeSource;
 import io.quorumkv.range.RangeSourceException;
 import io.quorumkv.storage.RangeEntry;
+import io.quorumkv.web.ApiErrors;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -108,7 +109,7 @@ final class ClusterRangeStream implements RangeSource.Listener {
         return;
       }
       if (next.record().isLive(now)) {
-        response.write(RangeFormat.chunkOf(next));
+        response.write(LiveChunks.chunkOf(next));
       }
     }
   }
@@ -145,7 +146,7 @@ final class ClusterRangeStream implements RangeSource.Listener {
       LOG.log(System.Logger.Level.WARNING, "cluster range cut short, connection reset: " + cause.getMessage());
       response.reset();
     } else {
-      response.setStatusMessage(ApiErrors.NOT_ENOUGH_REPLICAS);
+      response.setStatusMessage(ClientErrors.NOT_ENOUGH_REPLICAS);
       ApiErrors.send(ctx, 504, "cluster range needs every node: " + cause.getMessage());
     }
   }

@@ -1,8 +1,11 @@
 package io.quorumkv.http;
 
-import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClientOptions;
 import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -36,16 +39,16 @@ final class ConditionalForwarder {
     HttpServerRequest incoming = ctx.request();
     String query = incoming.query();
     HttpRequest<Buffer> request = client.request(incoming.method(), firstReplica.port(), firstReplica.host(),
-            InternalProtocol.CONDITIONAL_PATH + (query == null ? "" : "?" + query))
+            InternalEndpoint.CONDITIONAL_PUT.path() + (query == null ? "" : "?" + query))
         .timeout(timeoutMs);
     copyHeader(incoming, request, HttpHeaders.IF_MATCH);
     copyHeader(incoming, request, HttpHeaders.IF_NONE_MATCH);
     if (secret != null) {
-      request.putHeader(InternalProtocol.SECRET, secret);
+      request.putHeader(InternalEndpoint.SECRET_HEADER, secret);
     }
     request.sendBuffer(body == null ? null : Buffer.buffer(body)).onComplete(answered -> {
       if (answered.failed()) {
-        ApiErrors.sendNotEnoughReplicas(ctx, "conditional write: the key's first replica " + firstReplica
+        ClientErrors.sendNotEnoughReplicas(ctx, "conditional write: the key's first replica " + firstReplica
             + " did not answer (" + answered.cause().getMessage() + "); the write may or may not have been done");
         return;
       }

@@ -1,23 +1,28 @@
 package io.quorumkv.http;
 
+import io.netty.buffer.Unpooled;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.replication.Condition;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.Quorum;
 import io.quorumkv.replication.SerializerMovingException;
-import io.quorumkv.topology.Topology;
 import io.quorumkv.storage.Record;
+import io.quorumkv.topology.Topology;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.ApiHeaders;
+import io.quorumkv.web.BadRequestException;
+import io.quorumkv.web.QueryParams;
+import io.quorumkv.web.RawBodyHandler;
 import io.vertx.core.Future;
-import io.netty.buffer.Unpooled;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.InstantSource;
-import java.util.function.Supplier;
 import java.util.function.LongPredicate;
+import java.util.function.Supplier;
 
 /**
  * {@code GET}, {@code PUT} and {@code DELETE /v0/entity?id=ID[&ack=A&from=F][&ttl=MS]}, with their
@@ -56,7 +61,7 @@ final class EntityHandler {
     }
     coordinator.read(key, quorum).onComplete(read -> {
       if (read.failed()) {
-        ApiErrors.fail(ctx, read.cause());
+        ClientErrors.fail(ctx, read.cause());
         return;
       }
       Record record = read.result();
@@ -139,12 +144,12 @@ final class EntityHandler {
    */
   private boolean forward(RoutingContext ctx, byte[] key, Quorum quorum, byte[] value) {
     if (coordinator.serializerMoving(key, quorum.from())) {
-      ApiErrors.fail(ctx, new SerializerMovingException());
+      ClientErrors.fail(ctx, new SerializerMovingException());
       return true;
     }
     NodeUrl first = coordinator.firstLiveReplica(key, quorum.from());
     if (first == null) {
-      ApiErrors.sendNotEnoughReplicas(ctx, "conditional write: none of the key's " + quorum.from()
+      ClientErrors.sendNotEnoughReplicas(ctx, "conditional write: none of the key's " + quorum.from()
           + " replicas is alive");
       return true;
     }
@@ -158,7 +163,7 @@ final class EntityHandler {
   private static void answerWrite(RoutingContext ctx, Future<Long> write, int status) {
     write.onComplete(done -> {
       if (done.failed()) {
-        ApiErrors.fail(ctx, done.cause());
+        ClientErrors.fail(ctx, done.cause());
         return;
       }
       withVersion(ctx.response(), done.result()).setStatusCode(status).end();

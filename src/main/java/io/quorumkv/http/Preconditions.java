@@ -1,6 +1,7 @@
 package io.quorumkv.http;
 
 import io.quorumkv.replication.Condition;
+import io.quorumkv.web.BadRequestException;
 import io.vertx.core.MultiMap;
 
 import java.util.ArrayList;

@@ -3,6 +3,10 @@ package io.quorumkv.http;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.range.ClusterRange;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.BadRequestException;
+import io.quorumkv.web.QueryParams;
+import io.quorumkv.web.RangeStream;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
@@ -49,9 +53,9 @@ final class RangeHandler {
     } else {
       storage.openRange(start, end).onComplete(opened -> {
         if (opened.failed()) {
-          ApiErrors.fail(ctx, opened.cause());
+          ClientErrors.fail(ctx, opened.cause());
         } else {
-          new RangeStream(storage, response, opened.result(), RangeFormat.liveChunks()).start();
+          new RangeStream(storage, response, opened.result(), new LiveChunks()).start();
         }
       });
     }
@@ -60,7 +64,7 @@ final class RangeHandler {
   private void clusterRange(RoutingContext ctx, byte[] start, byte[] end) {
     List<NodeUrl> down = cluster.down();
     if (!down.isEmpty()) {
-      ctx.response().setStatusMessage(ApiErrors.NOT_ENOUGH_REPLICAS);
+      ctx.response().setStatusMessage(ClientErrors.NOT_ENOUGH_REPLICAS);
       ApiErrors.send(ctx, 504, "cluster range needs every node: " + (cluster.nodes() - down.size()) + " of "
           + cluster.nodes() + " alive (down: " + down.stream().map(NodeUrl::toString).collect(Collectors.joining(", "))
           + ")");

@@ -8,3 +8,4 @@
  * knows nothing of them.
  */
 package io.quorumkv.http;
+

@@ -1,11 +1,12 @@
 package io.quorumkv.range;
 
 import io.quorumkv.cluster.LiveNodes;
-import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClientOptions;
+import io.quorumkv.placement.ReplicaPlacement;
 import io.quorumkv.storage.StorageService;
-import io.quorumkv.topology.Topology;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.PoolOptions;
@@ -39,12 +40,12 @@ public final class ClusterRange {
 
   private final NodeConfig config;
   private final LiveNodes liveNodes;
-  private final Supplier<Topology> topology;
+  private final Supplier<? extends ReplicaPlacement> topology;
   private final StorageService storage;
   private final HttpClient client;
 
   /** Call on the event loop that will run the ranges: the client's connections stay on it. */
-  public ClusterRange(Vertx vertx, NodeConfig config, Supplier<Topology> topology, LiveNodes liveNodes,
+  public ClusterRange(Vertx vertx, NodeConfig config, Supplier<? extends ReplicaPlacement> topology, LiveNodes liveNodes,
                       StorageService storage) {
     this.config = config;
     this.topology = topology;
@@ -66,7 +67,7 @@ public final class ClusterRange {
 
   /** One unstarted source per node of the topology for {@code [start, end)} ({@code end} null for no bound). */
   public List<RangeSource> sources(byte[] start, byte[] end) {
-    String uri = RangeProtocol.PATH + "?start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
+    String uri = InternalEndpoint.RANGE.path() + "?start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
     int maxPayloadBytes = (int) Math.min(Integer.MAX_VALUE - FRAME_OVERHEAD_BYTES, config.maxBodyBytes())
         + FRAME_OVERHEAD_BYTES;
     List<RangeSource> sources = new ArrayList<>();

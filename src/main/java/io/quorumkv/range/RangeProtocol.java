@@ -21,7 +21,6 @@ import java.util.List;
  * </pre>
  */
 public final class RangeProtocol {
-  public static final String PATH = "/internal/v0/range";
   static final int HEADER_BYTES = 1 + 4;
   static final byte RECORD = 1;
   static final byte END = 2;

@@ -1,7 +1,7 @@
 package io.quorumkv.range;
 
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.storage.RangeEntry;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -64,7 +64,7 @@ public final class RemoteRangeSource implements RangeSource {
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(node.host()).setPort(node.port())
         .setURI(uri);
     if (secret != null) {
-      options.putHeader(InternalProtocol.SECRET, secret);
+      options.putHeader(InternalEndpoint.SECRET_HEADER, secret);
     }
     client.request(options).compose(opened -> {
       request = opened;

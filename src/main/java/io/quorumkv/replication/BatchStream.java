@@ -1,6 +1,7 @@
 package io.quorumkv.replication;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -146,11 +147,11 @@ final class BatchStream {
 
   private Future<NetSocket> connect() {
     RequestOptions upgrade = new RequestOptions().setMethod(HttpMethod.GET).setHost(node.host()).setPort(node.port())
-        .setURI(InternalProtocol.STREAM_PATH)
+        .setURI(InternalEndpoint.RECORD_STREAM.path())
         .putHeader(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE)
         .putHeader(HttpHeaders.UPGRADE, InternalProtocol.STREAM_UPGRADE);
     if (secret != null) {
-      upgrade.putHeader(InternalProtocol.SECRET, secret);
+      upgrade.putHeader(InternalEndpoint.SECRET_HEADER, secret);
     }
     // The request's failures reach connect()'s Future; without a handler Vert.x would also log them as SEVERE.
     Future<NetSocket> upgrading = client.request(upgrade)

@@ -2,8 +2,8 @@ package io.quorumkv.replication;
 
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.placement.ReplicaPlacement;
 import io.quorumkv.storage.Record;
-import io.quorumkv.topology.Topology;
 import io.quorumkv.versioning.ClockException;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 /**
  * Runs a client request against the key's replicas: the first {@code from} nodes of its
  * rendezvous order over the topology in force (during a change, writes go to the key's old and new
- * owners and need {@code ack} in each, see {@link Topology#writeSets}), called in parallel (the
+ * owners and need {@code ack} in each, see {@link ReplicaPlacement#writeSets}), called in parallel (the
  * others over their batch streams first, then this node directly). Writes are versioned from this
  * node's clock, carry {@code from} as their replica count (the key's {@link HomeSet}), and are
  * answered once {@code ack} replicas stored them as their freshest record (replicas holding a newer
@@ -32,7 +32,7 @@ public final class Coordinator {
   private static final long NO_RETRIES = Long.MIN_VALUE;
 
   private final HybridLogicalClock clock;
-  private final Supplier<Topology> topology;
+  private final Supplier<? extends ReplicaPlacement> topology;
   private final LiveNodes liveNodes;
   private final ReplicaDirectory replicas;
   private final NodeUrl self;
@@ -46,7 +46,7 @@ public final class Coordinator {
    * @param topology       the topology in force, read afresh by each request
    * @param retryBudgetMs  how long after a write's first attempt it may go again above a newer version
    */
-  public Coordinator(HybridLogicalClock clock, Supplier<Topology> topology, LiveNodes liveNodes,
+  public Coordinator(HybridLogicalClock clock, Supplier<? extends ReplicaPlacement> topology, LiveNodes liveNodes,
                      ReplicaDirectory replicas, NodeUrl self, MissedWrites missedWrites, ReadRepair readRepair,
                      ReplicationObserver observer, InFlightWrites inFlight, long retryBudgetMs) {
     this.clock = clock;
@@ -69,7 +69,7 @@ public final class Coordinator {
   public Future<Record> read(byte[] key, Quorum quorum) {
     ReadQuorumCollector collector = new ReadQuorumCollector(quorum);
     Map<NodeUrl, Future<Record>> answers = new LinkedHashMap<>();
-    Topology topology = this.topology.get();
+    ReplicaPlacement topology = this.topology.get();
     for (NodeUrl node : selfLast(topology.readReplicas(key, quorum.from()))) {
       Future<Record> answer = call(node, replica -> replica.read(key)).compose(this::observed);
       answers.put(node, answer);

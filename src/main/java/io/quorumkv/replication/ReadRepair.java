@@ -1,7 +1,8 @@
 package io.quorumkv.replication;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.placement.HomeSet;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.storage.Record;
 import io.vertx.core.Future;
 

@@ -2,6 +2,7 @@ package io.quorumkv.replication;
 
 import io.netty.channel.ConnectTimeoutException;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.DiskFullException;
@@ -210,9 +211,9 @@ public final class RemoteReplica implements Replica {
   /** A batch over HTTP, to a node that does not serve batch streams. */
   private void post(List<Waiting> batch) {
     long remainingMs = remainingMs(batch);
-    HttpRequest<Buffer> request = client.post(node.port(), node.host(), InternalProtocol.BATCH_PATH).timeout(remainingMs);
+    HttpRequest<Buffer> request = client.post(node.port(), node.host(), InternalEndpoint.RECORD_BATCH.path()).timeout(remainingMs);
     if (secret != null) {
-      request.putHeader(InternalProtocol.SECRET, secret);
+      request.putHeader(InternalEndpoint.SECRET_HEADER, secret);
     }
     // The request's own timeout starts once it has a connection; the Future's covers the wait for one too.
     request.sendBuffer(encode(batch))

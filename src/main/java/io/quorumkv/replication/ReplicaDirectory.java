@@ -1,10 +1,10 @@
 package io.quorumkv.replication;
 
 import io.quorumkv.cluster.LiveNodes;
-import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.cluster.RetryWhileAlive;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.PeerClientOptions;
 import io.quorumkv.storage.StorageService;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -8,3 +8,4 @@
  * Replica failures carry a kind ({@code ReplicaFailure.Kind}: down, timeout, refused, failed).
  */
 package io.quorumkv.replication;
+

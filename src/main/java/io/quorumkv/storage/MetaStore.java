@@ -1,5 +1,7 @@
 package io.quorumkv.storage;
 
+import io.quorumkv.versioning.ClockLease;
+
 /** Small named values a node keeps about itself (the clock bound, the topology, transfer cursors), apart from records. Blocking. */
 public interface MetaStore {
 
@@ -12,4 +14,19 @@ public interface MetaStore {
   byte[] read(String name);
 
   void write(String name, byte[] value);
+
+  /** The clock lease's bound, kept under its own name. */
+  default ClockLease.BoundStore clockBound() {
+    return new ClockLease.BoundStore() {
+      @Override
+      public long read() {
+        return readLong("hlc.bound", 0);
+      }
+
+      @Override
+      public void write(long bound) {
+        writeLong("hlc.bound", bound);
+      }
+    };
+  }
 }

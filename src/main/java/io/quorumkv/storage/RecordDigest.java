@@ -1,5 +1,7 @@
 package io.quorumkv.storage;
 
+import io.quorumkv.placement.Hashes;
+
 /**
  * Where a key falls in anti-entropy's hash trees and what its record contributes there. A
  * segment is a fixed slice of the key-hash space; a leaf digest covers everything that tells

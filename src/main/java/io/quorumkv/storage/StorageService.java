@@ -5,10 +5,10 @@ import io.vertx.core.Future;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiPredicate;
-import java.util.function.Predicate;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 /**
  * The node's storage as seen from event loops: every call runs on a storage worker through

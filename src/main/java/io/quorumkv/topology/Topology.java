@@ -1,8 +1,9 @@
 package io.quorumkv.topology;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.HomeSet;
+import io.quorumkv.placement.HomeSet;
+import io.quorumkv.placement.Rendezvous;
+import io.quorumkv.placement.ReplicaPlacement;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -27,7 +28,7 @@ import java.util.function.Predicate;
  * owners, while writes still reach the old ones, so a node still reading the old owners misses
  * nothing. {@link Stage#STABLE}: writes go to the new owners only, and copies elsewhere are dropped.
  */
-public final class Topology {
+public final class Topology implements ReplicaPlacement {
   public enum State { JOINING, NORMAL, LEAVING }
 
   public enum Stage { STABLE, STREAMING, CUTOVER }
@@ -100,6 +101,7 @@ public final class Topology {
   }
 
   /** The nodes that answer reads: normal and leaving ones. */
+  @Override
   public List<NodeUrl> readNodes() {
     return nodesIn(State.NORMAL, State.LEAVING);
   }
@@ -112,6 +114,7 @@ public final class Topology {
   }
 
   /** The largest {@code from} a request may ask, and the default one. */
+  @Override
   public int readSize() {
     return readPlacement.size();
   }
@@ -127,6 +130,7 @@ public final class Topology {
   }
 
   /** The key's replicas for a read at {@code from}. */
+  @Override
   public List<NodeUrl> readReplicas(byte[] key, int from) {
     return readPlacement.replicasFor(key, Math.min(from, readPlacement.size()));
   }
@@ -137,6 +141,7 @@ public final class Topology {
    * after it. Nodes apply the cutover moments apart, so for such a key some would still send its
    * conditional writes to the old first replica while others send them to the new one.
    */
+  @Override
   public boolean serializerMoves(byte[] key, int from, Predicate<NodeUrl> alive) {
     if (stage != Stage.CUTOVER) {
       return false;
@@ -150,6 +155,7 @@ public final class Topology {
   }
 
   /** The placement reads and repairs use. */
+  @Override
   public Rendezvous readPlacement() {
     return readPlacement;
   }
@@ -158,6 +164,7 @@ public final class Topology {
    * The sets a write at {@code from} must reach {@code ack} in: one when stable, the old and the
    * new owners during a change (they differ in at most one node per set).
    */
+  @Override
   public List<List<NodeUrl>> writeSets(byte[] key, int from) {
     List<NodeUrl> reads = HomeSet.of(readPlacement, key, from);
     if (stage == Stage.STABLE) {

@@ -8,7 +8,6 @@ package io.quorumkv.topology;
  * A source at another epoch answers 409, and the receiver tries again.
  */
 public final class TransferProtocol {
-  public static final String PATH = "/internal/v0/transfer";
   /** The records still to come from the requested position on, counted before the stream starts. */
   public static final String RECORDS_HEADER = "X-QKV-Transfer-Records";
   /** Their key and value bytes. */

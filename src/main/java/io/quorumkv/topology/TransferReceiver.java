@@ -1,9 +1,9 @@
 package io.quorumkv.topology;
 
-import io.quorumkv.antientropy.Throttle;
-import io.quorumkv.cluster.PeerClientOptions;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.PeerClientOptions;
+import io.quorumkv.peer.Throttle;
 import io.quorumkv.storage.MetaStore;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;

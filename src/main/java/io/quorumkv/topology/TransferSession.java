@@ -1,7 +1,8 @@
 package io.quorumkv.topology;
 
-import io.quorumkv.antientropy.Throttle;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.Throttle;
 import io.quorumkv.range.RangeSource;
 import io.quorumkv.range.RemoteRangeSource;
 import io.quorumkv.replication.ForeignRecords;
@@ -114,7 +115,7 @@ final class TransferSession implements RangeSource.Listener {
   }
 
   private void open() {
-    String uri = TransferProtocol.PATH + "?epoch=" + epoch + "&to=" + encode(receiver.toString())
+    String uri = InternalEndpoint.TRANSFER.path() + "?epoch=" + epoch + "&to=" + encode(receiver.toString())
         + (after == null ? "" : "&after=" + Base64.getUrlEncoder().withoutPadding().encodeToString(after));
     recordsAtOpen = records;
     bytesAtOpen = bytes;

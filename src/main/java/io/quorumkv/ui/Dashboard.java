@@ -1,7 +1,7 @@
 package io.quorumkv.ui;
 
-import io.quorumkv.http.ApiErrors;
-import io.quorumkv.http.RouteMount;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;

@@ -1,7 +1,5 @@
 package io.quorumkv.versioning;
 
-import io.quorumkv.storage.MetaStore;
-
 /**
  * Keeps the clock from going back across a restart. A bound ahead of every version the
  * clock may issue soon is persisted; after a restart the clock starts above the persisted
@@ -17,21 +15,28 @@ public final class ClockLease {
   public static final long RENEW_EVERY_MS = 2_000;
   /** The largest maximum clock offset the lease covers. */
   public static final long MAX_CLOCK_OFFSET_MS = LEASE_MS - RENEW_EVERY_MS;
-  static final String BOUND_KEY = "hlc.bound";
 
-  private final MetaStore meta;
+  /** Where the bound is kept across restarts (the node's meta data). Blocking. */
+  public interface BoundStore {
+    /** The bound last written, 0 if none. */
+    long read();
 
-  public ClockLease(MetaStore meta) {
-    this.meta = meta;
+    void write(long bound);
+  }
+
+  private final BoundStore store;
+
+  public ClockLease(BoundStore store) {
+    this.store = store;
   }
 
   /** The bound last persisted, 0 if none: the floor of the clock's next start. */
   public long persistedBound() {
-    return meta.readLong(BOUND_KEY, 0);
+    return store.read();
   }
 
   public void persist(long bound) {
-    meta.writeLong(BOUND_KEY, bound);
+    store.write(bound);
   }
 
   /** The bound to persist now for this clock. */

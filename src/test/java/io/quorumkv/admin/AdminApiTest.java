@@ -6,6 +6,7 @@ import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,8 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import jdk.jfr.consumer.RecordingFile;
 
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

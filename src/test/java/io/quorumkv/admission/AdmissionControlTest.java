@@ -1,6 +1,6 @@
 package io.quorumkv.admission;
 
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.GatedStore;
 import io.quorumkv.support.Http;
@@ -72,7 +72,7 @@ class AdmissionControlTest {
     assertEquals(503, client.readResponse().status(), "a GET is a client request too");
     client.send("GET /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
     assertEquals(200, client.readResponse().status(), "status is not a client data request");
-    client.send("GET " + InternalProtocol.RECORD_PATH + "?id=held-0 HTTP/1.1\r\nHost: x\r\n\r\n");
+    client.send("GET " + InternalEndpoint.RECORD_GET.path() + "?id=held-0 HTTP/1.1\r\nHost: x\r\n\r\n");
     assertEquals(404, client.readResponse().status(), "a peer's read is never refused");
 
     // A large body is not read in vain: the answer comes before it, and the connection closes.

@@ -1,20 +1,20 @@
 package io.quorumkv.cluster;
 
-import io.quorumkv.http.ApiHeaders;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.FakeClock;
 import io.quorumkv.support.Firewall;
 import io.quorumkv.support.HomeSets;
 import io.quorumkv.support.Http;
-import io.quorumkv.support.LastWriteWinsChecker;
 import io.quorumkv.support.LastWriteWinsChecker.Finding;
 import io.quorumkv.support.LastWriteWinsChecker.Read;
 import io.quorumkv.support.LastWriteWinsChecker.Violation;
+import io.quorumkv.support.LastWriteWinsChecker;
 import io.quorumkv.support.Nemesis;
 import io.quorumkv.support.NodeRecords;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.RecordingWriters;
 import io.quorumkv.support.Write;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

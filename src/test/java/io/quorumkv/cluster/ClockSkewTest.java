@@ -1,14 +1,15 @@
 package io.quorumkv.cluster;
 
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

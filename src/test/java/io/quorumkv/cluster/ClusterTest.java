@@ -1,14 +1,15 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.http.ApiHeaders;
-import io.quorumkv.http.RecordHeaders;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.GatedStore;
 import io.quorumkv.support.TestCluster;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,7 +179,7 @@ class ClusterTest {
   void internalRequestsWithoutTheClusterSecretAre403AndChangeNothing() throws Exception {
     cluster.http(0).putEntity("guarded", "original");
     HttpClient client = HttpClient.newHttpClient();
-    URI uri = URI.create(cluster.url(1) + InternalProtocol.RECORD_PATH + "?id=guarded");
+    URI uri = URI.create(cluster.url(1) + InternalEndpoint.RECORD_GET.path() + "?id=guarded");
     for (String secret : new String[] {null, "wrong"}) {
       HttpRequest.Builder write = HttpRequest.newBuilder(uri)
           .header(ApiHeaders.VERSION, Long.toString(Long.MAX_VALUE))
@@ -189,19 +190,19 @@ class ClusterTest {
       byte[] forgedBatch = RecordBatchCodec.encodeOperations(List.of(new RecordBatchCodec.Operation(
           "guarded".getBytes(StandardCharsets.UTF_8), Record.live(Long.MAX_VALUE, "forged".getBytes(StandardCharsets.UTF_8), 0))))
           .getBytes();
-      HttpRequest.Builder batch = HttpRequest.newBuilder(URI.create(cluster.url(1) + InternalProtocol.BATCH_PATH))
+      HttpRequest.Builder batch = HttpRequest.newBuilder(URI.create(cluster.url(1) + InternalEndpoint.RECORD_BATCH.path()))
           .POST(HttpRequest.BodyPublishers.ofByteArray(forgedBatch));
       if (secret != null) {
-        write.header(InternalProtocol.SECRET, secret);
-        read.header(InternalProtocol.SECRET, secret);
-        batch.header(InternalProtocol.SECRET, secret);
+        write.header(InternalEndpoint.SECRET_HEADER, secret);
+        read.header(InternalEndpoint.SECRET_HEADER, secret);
+        batch.header(InternalEndpoint.SECRET_HEADER, secret);
       }
       assertEquals(403, client.send(write.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
       assertEquals(403, client.send(read.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
       assertEquals(403, client.send(batch.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
     }
     assertEquals("original", text(cluster.http(1).get("/v0/entity?id=guarded&ack=3")));
-    HttpResponse<String> withSecret = client.send(HttpRequest.newBuilder(uri).header(InternalProtocol.SECRET, SECRET).GET().build(),
+    HttpResponse<String> withSecret = client.send(HttpRequest.newBuilder(uri).header(InternalEndpoint.SECRET_HEADER, SECRET).GET().build(),
         HttpResponse.BodyHandlers.ofString());
     assertEquals(200, withSecret.statusCode());
     assertEquals("original", withSecret.body());
@@ -215,8 +216,8 @@ class ClusterTest {
         "maximal".getBytes(StandardCharsets.UTF_8), Record.live(Long.MAX_VALUE, "forged".getBytes(StandardCharsets.UTF_8), 0))))
         .getBytes();
     HttpResponse<byte[]> answer = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(cluster.url(1) + InternalProtocol.BATCH_PATH))
-            .header(InternalProtocol.SECRET, SECRET).POST(HttpRequest.BodyPublishers.ofByteArray(maximal)).build(),
+        HttpRequest.newBuilder(URI.create(cluster.url(1) + InternalEndpoint.RECORD_BATCH.path()))
+            .header(InternalEndpoint.SECRET_HEADER, SECRET).POST(HttpRequest.BodyPublishers.ofByteArray(maximal)).build(),
         HttpResponse.BodyHandlers.ofByteArray());
     assertEquals(200, answer.statusCode());
     RecordBatchCodec.Answer refused = RecordBatchCodec.decodeAnswers(io.vertx.core.buffer.Buffer.buffer(answer.body())).get(0);

@@ -1,7 +1,8 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.replication.HomeSet;
+import io.quorumkv.placement.HomeSet;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;

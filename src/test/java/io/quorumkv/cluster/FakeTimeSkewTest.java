@@ -1,6 +1,7 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.FakeClock;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;

@@ -1,6 +1,7 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.placement.Rendezvous;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

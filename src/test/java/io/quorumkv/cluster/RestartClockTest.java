@@ -1,9 +1,10 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.http.ApiHeaders;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestCluster;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

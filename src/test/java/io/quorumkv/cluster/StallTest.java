@@ -1,11 +1,12 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.http.ApiHeaders;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.ReplicaCopy;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,11 @@
 package io.quorumkv.http;
 
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.replication.BatchFrames;
 import io.quorumkv.replication.InternalProtocol;
-import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
@@ -114,9 +115,9 @@ class BatchStreamApiTest {
 
   /** Sends the upgrade request and reads the answer's head (up to the blank line). */
   private static String upgrade(Socket socket, String secret, String protocol) throws IOException {
-    String request = "GET " + InternalProtocol.STREAM_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    String request = "GET " + InternalEndpoint.RECORD_STREAM.path() + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         + "Connection: Upgrade\r\nUpgrade: " + protocol + "\r\n"
-        + (secret == null ? "" : InternalProtocol.SECRET + ": " + secret + "\r\n") + "\r\n";
+        + (secret == null ? "" : InternalEndpoint.SECRET_HEADER + ": " + secret + "\r\n") + "\r\n";
     socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
     InputStream in = socket.getInputStream();
     ByteArrayOutputStream head = new ByteArrayOutputStream();

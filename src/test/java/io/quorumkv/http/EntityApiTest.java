@@ -4,6 +4,7 @@ import io.quorumkv.support.Http;
 import io.quorumkv.support.ManualClock;
 import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

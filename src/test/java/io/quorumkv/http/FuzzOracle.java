@@ -1,5 +1,7 @@
 package io.quorumkv.http;
 
+import io.quorumkv.web.ApiErrors;
+
 /**
  * What an answer to a fuzzed request must be: never a 5xx but 505 to a well-formed unsupported
  * version; every 4xx but 404 one short text/plain line without a stack trace; and to a valid

@@ -7,6 +7,7 @@ import io.quorumkv.support.CursorCountingStore;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
+import io.quorumkv.web.ApiErrors;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

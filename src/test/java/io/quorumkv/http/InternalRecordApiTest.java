@@ -1,10 +1,13 @@
 package io.quorumkv.http;
 
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,7 +70,7 @@ class InternalRecordApiTest {
   }
 
   private static HttpResponse<byte[]> postBatch(List<RecordBatchCodec.Operation> operations) {
-    return node.http.send("POST", InternalProtocol.BATCH_PATH,
+    return node.http.send("POST", InternalEndpoint.RECORD_BATCH.path(),
         HttpRequest.BodyPublishers.ofByteArray(RecordBatchCodec.encodeOperations(operations).getBytes()));
   }
 
@@ -132,7 +135,7 @@ class InternalRecordApiTest {
   }
 
   private static String path(String key) {
-    return InternalProtocol.RECORD_PATH + "?id=" + Http.encode(key);
+    return InternalEndpoint.RECORD_GET.path() + "?id=" + Http.encode(key);
   }
 
   private static byte[] bytes(String text) {

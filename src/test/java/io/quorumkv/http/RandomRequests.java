@@ -1,7 +1,9 @@
 package io.quorumkv.http;
 
 import io.quorumkv.admin.AdminApi;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.replication.RecordHeaders;
+import io.quorumkv.web.ApiHeaders;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +17,7 @@ import java.util.Random;
  */
 final class RandomRequests {
   private static final String[] PATHS = {"/v0/entity", "/v0/entity", "/v0/entity", "/v0/entity", "/v0/entities",
-      "/v0/entities", "/v0/status", "/v0/cluster", "/metrics", InternalProtocol.RECORD_PATH, InternalProtocol.BATCH_PATH,
+      "/v0/entities", "/v0/status", "/v0/cluster", "/metrics", InternalEndpoint.RECORD_GET.path(), InternalEndpoint.RECORD_BATCH.path(),
       AdminApi.PATH, AdminApi.PATH + "/stop", AdminApi.PATH + "/file", AdminApi.PATH + "/flame", "/", "/v0",
       "/v0/entity/", "/v0/entity/x", "//v0/entity", "/v0/../v0/entity", "/v0/%65ntity", "/v0/entity%00", "*"};
   private static final String[] PARAMS = {"id", "id", "id", "ack", "from", "ttl", "start", "end", "ID", "Id", "x", "",
@@ -28,7 +30,7 @@ final class RandomRequests {
   private static final String[] HEADER_NAMES = {"Content-Type", "Accept", "Expect", "Connection", "Upgrade",
       "Content-Encoding", "Transfer-Encoding", "Content-Length", "Range", "If-None-Match", "Authorization",
       "Cookie", "X-Forwarded-For", ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT, RecordHeaders.REPLICAS,
-      InternalProtocol.SECRET, "Host"};
+      InternalEndpoint.SECRET_HEADER, "Host"};
   private static final String TOKEN_CHARS =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~";
 

@@ -1,7 +1,9 @@
 package io.quorumkv.http;
 
 import io.quorumkv.admin.AdminApi;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.replication.RecordHeaders;
+import io.quorumkv.web.ApiHeaders;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -31,14 +33,14 @@ final class RequestMutator {
   private static final String[] METHODS = {"GET", "PUT", "POST", "DELETE", "HEAD", "OPTIONS", "PATCH", "TRACE",
       "CONNECT", "get", "G\u00c9T", "", "GET GET"};
   private static final String[] PATHS = {"/v0/entity", "/v0/entities", "/v0/status", "/v0/cluster", "/metrics",
-      InternalProtocol.RECORD_PATH, InternalProtocol.BATCH_PATH, AdminApi.PATH, AdminApi.PATH + "/stop",
+      InternalEndpoint.RECORD_GET.path(), InternalEndpoint.RECORD_BATCH.path(), AdminApi.PATH, AdminApi.PATH + "/stop",
       AdminApi.PATH + "/file", AdminApi.PATH + "/flame", AdminApi.PATH + "/", AdminApi.PATH + "/stop/",
       "/ADMIN/jfr", "/admin//jfr", AdminApi.PATH + "/nope", "/internal/v0/records/", "/internal/v0/record%00",
       "/v0/entity%20", "/v0/entity;x", "/v0/./entity", "/internal/../admin/jfr", "*", "", "v0/entity"};
   private static final String[] VERSIONS = {"HTTP/1.0", "HTTP/1.1", "HTTP/2.0", "HTTP/0.9", "HTTP/1.2", "http/1.1",
       "HTTP/1.10", "HTTP/01.1", "HTTP/9.9", "HTTP/1.1 ", "HTTP/1.1 x", "HTTP/", "", "HTTP/1.1\u0000"};
   private static final String[] HEADER_NAMES = {"Content-Type", "Accept", "Connection", "Expect", "Host",
-      "Authorization", InternalProtocol.SECRET, ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT,
+      "Authorization", InternalEndpoint.SECRET_HEADER, ApiHeaders.VERSION, RecordHeaders.TOMBSTONE, RecordHeaders.EXPIRES_AT,
       RecordHeaders.REPLICAS, "Content-Encoding", "X-Unknown", "Cookie"};
   private static final String[] LENGTH_TEXTS = {"-1", "abc", " 5", "+5", "0x10", "1 1", "", "99999999999999999999",
       "2147483648"};

@@ -3,11 +3,13 @@ package io.quorumkv.http;
 import io.quorumkv.admin.AdminApi;
 import io.quorumkv.antientropy.HashTree;
 import io.quorumkv.antientropy.TreeProtocol;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.RecordDigest;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.ApiHeaders;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -75,15 +77,15 @@ final class ValidRequests {
       case STATUS -> get(ApiRouter.STATUS);
       case CLUSTER -> get(ApiRouter.CLUSTER);
       case METRICS -> get("/metrics");
-      case RECORD_GET -> internal(get(InternalProtocol.RECORD_PATH)).param("id", id(random));
+      case RECORD_GET -> internal(get(InternalEndpoint.RECORD_GET.path())).param("id", id(random));
       case RECORD_PUT -> recordPut(random);
-      case BATCH -> withBatch(random, internal(host(new RequestParts("POST", InternalProtocol.BATCH_PATH))));
-      case TREE_ROOT -> peer(random, internal(get(TreeProtocol.TREE_PATH))).param("root", Long.toString(random.nextLong()));
+      case BATCH -> withBatch(random, internal(host(new RequestParts("POST", InternalEndpoint.RECORD_BATCH.path()))));
+      case TREE_ROOT -> peer(random, internal(get(InternalEndpoint.TREE_ROOT.path()))).param("root", Long.toString(random.nextLong()));
       case TREE_SEGMENTS -> withIndexes(random, peer(random, internal(host(new RequestParts("POST",
-          TreeProtocol.SEGMENTS_PATH)))), HashTree.BRANCHES);
+          InternalEndpoint.TREE_SEGMENTS.path())))), HashTree.BRANCHES);
       case TREE_KEYS -> withIndexes(random, peer(random, internal(host(new RequestParts("POST",
-          TreeProtocol.KEYS_PATH)))), RecordDigest.SEGMENTS);
-      case TREE_DONE -> peer(random, internal(host(new RequestParts("POST", TreeProtocol.DONE_PATH))))
+          InternalEndpoint.TREE_KEYS.path())))), RecordDigest.SEGMENTS);
+      case TREE_DONE -> peer(random, internal(host(new RequestParts("POST", InternalEndpoint.TREE_DONE.path()))))
           .param("since", Long.toString(System.currentTimeMillis() - random.nextInt(60_000)));
       case JFR_START -> jfrStart(random);
       case JFR_LIST -> admin(get(AdminApi.PATH));
@@ -122,7 +124,7 @@ final class ValidRequests {
   }
 
   private RequestParts internal(RequestParts parts) {
-    return parts.header(InternalProtocol.SECRET, clusterSecret);
+    return parts.header(InternalEndpoint.SECRET_HEADER, clusterSecret);
   }
 
   /** ack and from of a single node: both 1 when given. */
@@ -171,7 +173,7 @@ final class ValidRequests {
   }
 
   private RequestParts recordPut(Random random) {
-    RequestParts put = internal(host(new RequestParts("PUT", InternalProtocol.RECORD_PATH))).param("id", id(random));
+    RequestParts put = internal(host(new RequestParts("PUT", InternalEndpoint.RECORD_GET.path()))).param("id", id(random));
     Record record = record(random);
     put.header(ApiHeaders.VERSION, Long.toString(record.version()))
         .header(RecordHeaders.TOMBSTONE, record.tombstone() ? "1" : "0")

@@ -1,6 +1,7 @@
 package io.quorumkv.replication;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.Record;
@@ -8,15 +9,15 @@ import io.quorumkv.support.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.internal.ContextInternal;
-import io.vertx.ext.web.client.WebClient;
 import io.vertx.core.net.NetSocket;
+import io.vertx.ext.web.client.WebClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -291,7 +292,7 @@ class RemoteReplicaTest {
     }
 
     void handle(HttpServerRequest request) {
-      if (request.path().equals(InternalProtocol.STREAM_PATH)) {
+      if (request.path().equals(InternalEndpoint.RECORD_STREAM.path())) {
         upgradeRequests.incrementAndGet();
         if (transport == Transport.POST_ONLY) {
           request.response().setStatusCode(404).end();

@@ -1,11 +1,11 @@
 package io.quorumkv.storage;
 
-import io.quorumkv.http.ApiHeaders;
-import io.quorumkv.http.RecordHeaders;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.web.ApiHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,7 +58,7 @@ class NewKeyWriteProcessTest {
   }
 
   private static HttpResponse<byte[]> putRecord(Http http, String key, long version, String value) {
-    return http.send("PUT", InternalProtocol.RECORD_PATH + "?id=" + key, HttpRequest.BodyPublishers.ofString(value),
+    return http.send("PUT", InternalEndpoint.RECORD_GET.path() + "?id=" + key, HttpRequest.BodyPublishers.ofString(value),
         ApiHeaders.VERSION, Long.toString(version), RecordHeaders.TOMBSTONE, "0",
         RecordHeaders.EXPIRES_AT, Long.toString(Record.NEVER), RecordHeaders.REPLICAS, "1");
   }

@@ -1,12 +1,12 @@
 package io.quorumkv.support;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.http.ApiHeaders;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -146,7 +146,7 @@ public final class BulkWrites {
       return;
     }
     List<RecordBatchCodec.Operation> batch = operations.subList(from, Math.min(operations.size(), from + SEED_BATCH));
-    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setURI(InternalProtocol.BATCH_PATH)
+    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setURI(InternalEndpoint.RECORD_BATCH.path())
         .setTimeout(REQUEST_TIMEOUT.toMillis());
     client.request(request)
         .compose(sending -> sending.send(RecordBatchCodec.encodeOperations(batch)))

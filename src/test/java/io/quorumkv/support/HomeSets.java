@@ -1,7 +1,7 @@
 package io.quorumkv.support;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.placement.Rendezvous;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;

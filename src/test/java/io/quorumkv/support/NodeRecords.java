@@ -1,5 +1,6 @@
 package io.quorumkv.support;
 
+import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.range.RangeProtocol;
 
 import java.net.http.HttpResponse;
@@ -26,7 +27,7 @@ public final class NodeRecords {
 
   /** The node's records with {@code start <= key < end}, by key. */
   public static Map<String, Held> scan(Http node, String start, String end) {
-    HttpResponse<byte[]> response = node.get(RangeProtocol.PATH + "?start=" + Http.encode(start) + "&end=" + Http.encode(end));
+    HttpResponse<byte[]> response = node.get(InternalEndpoint.RANGE.path() + "?start=" + Http.encode(start) + "&end=" + Http.encode(end));
     if (response.statusCode() != 200) {
       throw new AssertionError("internal range answered " + response.statusCode() + ": " + Http.text(response));
     }

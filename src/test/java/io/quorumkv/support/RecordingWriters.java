@@ -1,6 +1,6 @@
 package io.quorumkv.support;
 
-import io.quorumkv.http.ApiHeaders;
+import io.quorumkv.web.ApiHeaders;
 
 import java.net.ConnectException;
 import java.net.URI;

@@ -1,8 +1,8 @@
 package io.quorumkv.support;
 
-import io.quorumkv.http.ApiHeaders;
-import io.quorumkv.http.RecordHeaders;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.replication.RecordHeaders;
+import io.quorumkv.web.ApiHeaders;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ public record ReplicaCopy(long version, boolean tombstone, long expiresAt, Strin
 
   /** What the node holds for the key, or null if it holds nothing. */
   public static ReplicaCopy of(Http node, String key) {
-    HttpResponse<byte[]> response = node.get(InternalProtocol.RECORD_PATH + "?id=" + Http.encode(key));
+    HttpResponse<byte[]> response = node.get(InternalEndpoint.RECORD_GET.path() + "?id=" + Http.encode(key));
     if (response.statusCode() == 404) {
       return null;
     }

@@ -1,7 +1,7 @@
 package io.quorumkv.topology;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.storage.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,14 +1,14 @@
-package io.quorumkv.http;
+package io.quorumkv.web;
 
+import io.netty.buffer.ByteBuf;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.ByteBudget;
 import io.vertx.core.Handler;
-import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -26,9 +26,9 @@ import io.vertx.ext.web.RoutingContext;
  * fits the limit and the budget, or the 413 or 503 at once without it, so the client neither
  * waits nor uploads in vain.
  */
-final class RawBodyHandler implements Handler<RoutingContext> {
+public final class RawBodyHandler implements Handler<RoutingContext> {
   private static final String BODY = "quorumkv.body";
-  static final String RETRY_AFTER_SECONDS = "1";
+  public static final String RETRY_AFTER_SECONDS = "1";
   /**
    * A client's body is on the heap twice at once: itself and its encoding for RocksDB (its
    * copies to other replicas are sent from it, not copied).
@@ -47,17 +47,17 @@ final class RawBodyHandler implements Handler<RoutingContext> {
   }
 
   /** For clients' requests: refused with a 503 when the client bodies' budget is full. */
-  static RawBodyHandler forClients(long limit, Admission admission) {
+  public static RawBodyHandler forClients(long limit, Admission admission) {
     return new RawBodyHandler(limit, admission.clientBodies(), admission);
   }
 
   /** For peers' requests: counted in their reserve, never refused. */
-  static RawBodyHandler forPeers(long limit, Admission admission) {
+  public static RawBodyHandler forPeers(long limit, Admission admission) {
     return new RawBodyHandler(limit, admission.peerBatches(), null);
   }
 
   /** The body collected for this request: the buffer's own array when it is exactly the body (a large value is not copied). */
-  static byte[] bodyOf(RoutingContext ctx) {
+  public static byte[] bodyOf(RoutingContext ctx) {
     Buffer body = ctx.get(BODY);
     if (body == null) {
       return new byte[0];

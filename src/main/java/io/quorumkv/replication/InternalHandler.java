@@ -1,51 +1,65 @@
-package io.quorumkv.http;
+package io.quorumkv.replication;
 
-import io.quorumkv.replication.ForeignRecords;
-import io.quorumkv.replication.InternalProtocol;
-import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.admission.Admission;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerAuthorization;
+import io.quorumkv.peer.PeerRoutes;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
-import io.quorumkv.replication.WriteAnswer;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.ClockException;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.BadRequestException;
+import io.quorumkv.web.QueryParams;
+import io.quorumkv.web.RawBodyHandler;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The replica side of {@link InternalProtocol}: reads and applies records in this node's own
- * store, never re-coordinating. With a cluster secret configured, a request without it gets 403.
+ * store, never re-coordinating; mounted behind the cluster secret.
  */
-final class InternalHandler {
+public final class InternalHandler implements RouteMount {
+  /** A batch holds one value of up to the body limit, or many whose sum is at most RemoteReplica's batch size. */
+  private static final long BATCH_OVERHEAD_BYTES = 2L << 20;
+
   private final StorageService storage;
   private final HybridLogicalClock clock;
-  private final byte[] secret;
+  private final Admission admission;
+  private final long maxBodyBytes;
+  private final PeerAuthorization authorization;
 
-  InternalHandler(StorageService storage, HybridLogicalClock clock, String secret) {
+  public InternalHandler(StorageService storage, HybridLogicalClock clock, Admission admission, long maxBodyBytes,
+                         PeerAuthorization authorization) {
     this.storage = storage;
     this.clock = clock;
-    this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+    this.admission = admission;
+    this.maxBodyBytes = maxBodyBytes;
+    this.authorization = authorization;
   }
 
-  /** Lets the request on only if it carries the cluster secret (when one is set). */
-  void authorize(RoutingContext ctx) {
-    String given = ctx.request().getHeader(InternalProtocol.SECRET);
-    if (secret != null && (given == null || !MessageDigest.isEqual(secret, given.getBytes(StandardCharsets.UTF_8)))) {
-      ApiErrors.send(ctx, 403, "internal request without the cluster secret");
-      return;
-    }
-    ctx.next();
+  @Override
+  public void mount(Router router) {
+    long maxBatchBytes = maxBodyBytes + BATCH_OVERHEAD_BYTES;
+    BatchStreamHandler streams = new BatchStreamHandler(this, maxBatchBytes, admission.peerBatches());
+    new PeerRoutes(router, authorization)
+        .add(InternalEndpoint.RECORD_GET, ApiErrors.guarded(this::read))
+        .add(InternalEndpoint.RECORD_PUT, RawBodyHandler.forPeers(maxBodyBytes, admission), ApiErrors.guarded(this::write))
+        .add(InternalEndpoint.RECORD_STREAM, streams::upgrade)
+        .add(InternalEndpoint.RECORD_BATCH, RawBodyHandler.forPeers(maxBatchBytes, admission), ApiErrors.guarded(this::batch))
+        .end();
   }
 
-  void read(RoutingContext ctx) {
+  private void read(RoutingContext ctx) {
     byte[] key = QueryParams.of(ctx).requiredKey("id");
     storage.get(key).onComplete(read -> {
       if (read.failed()) {
@@ -66,7 +80,7 @@ final class InternalHandler {
    * Runs every operation of a batch (each may succeed or fail alone) and answers them all at once;
    * 413 to more than {@link InternalProtocol#MAX_BATCH_OPERATIONS} operations.
    */
-  void batch(RoutingContext ctx) {
+  private void batch(RoutingContext ctx) {
     List<Operation> operations;
     try {
       operations = RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)),
@@ -106,7 +120,7 @@ final class InternalHandler {
   }
 
   /** PUT of one record; 409 when its version is too far ahead of this node's clock. */
-  void write(RoutingContext ctx) {
+  private void write(RoutingContext ctx) {
     byte[] key = QueryParams.of(ctx).requiredKey("id");
     Record record;
     try {

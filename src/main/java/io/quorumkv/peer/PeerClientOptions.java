@@ -1,4 +1,4 @@
-package io.quorumkv.cluster;
+package io.quorumkv.peer;
 
 import io.quorumkv.config.NodeUrl;
 import io.vertx.ext.web.client.WebClientOptions;

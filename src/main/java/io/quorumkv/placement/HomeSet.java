@@ -1,15 +1,13 @@
-package io.quorumkv.replication;
+package io.quorumkv.placement;
 
-import io.quorumkv.cluster.Rendezvous;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.storage.Record;
 
 import java.util.List;
 
 /**
- * A key's home set: the first {@link Record#replicas()} nodes of its rendezvous order, the
+ * A key's home set: the first replica count ({@code Record.replicas()}) nodes of its rendezvous order, the
  * replicas its widest write went to. Copies belong there and nowhere else; a count beyond the
- * topology's size (such as {@link Record#EVERY_NODE}) means every node.
+ * topology's size (such as {@code Record.EVERY_NODE}) means every node.
  */
 public final class HomeSet {
   private HomeSet() {

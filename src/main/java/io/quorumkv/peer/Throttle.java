@@ -1,4 +1,4 @@
-package io.quorumkv.antientropy;
+package io.quorumkv.peer;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.web;
 
 /** The request is malformed; its message is the body of the 400. */
 public final class BadRequestException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.web;
 
 import io.vertx.ext.web.Router;
 

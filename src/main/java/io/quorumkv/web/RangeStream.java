@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.web;
 
 import io.quorumkv.storage.RangeCursor;
 import io.quorumkv.storage.StorageService;
@@ -11,10 +11,10 @@ import io.vertx.core.http.HttpServerResponse;
  * has room, so a slow reader pauses the scan instead of filling the heap.
  * Runs on the request's event loop; the cursor is closed however the stream ends.
  */
-final class RangeStream {
+public final class RangeStream {
   private static final System.Logger LOG = System.getLogger(RangeStream.class.getName());
-  static final int BATCH_RECORDS = 256;
-  static final int BATCH_BYTES = 256 * 1024;
+  public static final int BATCH_RECORDS = 256;
+  public static final int BATCH_BYTES = 256 * 1024;
 
   private final StorageService storage;
   private final HttpServerResponse response;
@@ -23,14 +23,14 @@ final class RangeStream {
   private boolean fetching;
   private boolean finished;
 
-  RangeStream(StorageService storage, HttpServerResponse response, RangeCursor cursor, RangeFormat format) {
+  public RangeStream(StorageService storage, HttpServerResponse response, RangeCursor cursor, RangeFormat format) {
     this.storage = storage;
     this.response = response;
     this.cursor = cursor;
     this.format = format;
   }
 
-  void start() {
+  public void start() {
     response.closeHandler(closed -> {
       if (!fetching) {
         finish();

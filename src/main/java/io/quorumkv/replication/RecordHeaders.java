@@ -1,6 +1,7 @@
-package io.quorumkv.http;
+package io.quorumkv.replication;
 
 import io.quorumkv.storage.Record;
+import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.MultiMap;
 
 /**
@@ -17,7 +18,7 @@ public final class RecordHeaders {
   private RecordHeaders() {
   }
 
-  static void write(Record record, MultiMap headers) {
+  public static void write(Record record, MultiMap headers) {
     headers.set(ApiHeaders.VERSION, Long.toString(record.version()))
         .set(TOMBSTONE, record.tombstone() ? "1" : "0")
         .set(EXPIRES_AT, Long.toString(record.expiresAt()))
@@ -25,7 +26,7 @@ public final class RecordHeaders {
   }
 
   /** The record described by the headers and body; IllegalArgumentException when a header is missing or malformed. */
-  static Record read(MultiMap headers, byte[] value) {
+  public static Record read(MultiMap headers, byte[] value) {
     long version = parseLong(headers, ApiHeaders.VERSION);
     boolean tombstone = "1".equals(headers.get(TOMBSTONE));
     long expiresAt = parseLong(headers, EXPIRES_AT);

@@ -1,4 +1,4 @@
-package io.quorumkv.storage;
+package io.quorumkv.placement;
 
 /**
  * The 64-bit hashes placement and anti-entropy agree on: FNV-1a over bytes, spread by

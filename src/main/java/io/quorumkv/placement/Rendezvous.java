@@ -1,7 +1,6 @@
-package io.quorumkv.cluster;
+package io.quorumkv.placement;
 
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.storage.Hashes;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,19 +1,13 @@
-package io.quorumkv.http;
+package io.quorumkv.web;
 
-import io.quorumkv.antientropy.TreeEpochException;
-import io.quorumkv.replication.ConditionFailedException;
-import io.quorumkv.replication.InvalidQuorumException;
-import io.quorumkv.replication.KeyLocks;
-import io.quorumkv.replication.NotEnoughReplicasException;
-import io.quorumkv.replication.SerializerMovingException;
-import io.quorumkv.replication.WriteSupersededException;
 import io.quorumkv.storage.DiskFullException;
 import io.quorumkv.storage.StorageException;
-import io.quorumkv.versioning.ClockException;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
+
+import java.util.function.BiConsumer;
 
 /**
  * Turns failures into answers: a status code and a short {@code text/plain} body saying what
@@ -22,8 +16,7 @@ import io.vertx.ext.web.RoutingContext;
 public final class ApiErrors {
   private static final System.Logger LOG = System.getLogger(ApiErrors.class.getName());
   /** Messages may quote the request (a bad ack, an unknown path); a hostile one must not make them long. */
-  static final int MAX_MESSAGE_CHARS = 200;
-  static final String NOT_ENOUGH_REPLICAS = "Not Enough Replicas";
+  public static final int MAX_MESSAGE_CHARS = 200;
 
   private ApiErrors() {
   }
@@ -40,10 +33,21 @@ public final class ApiErrors {
         .end(shortLine(message) + "\n");
   }
 
-  /** Answers 504 Not Enough Replicas (SPEC's name for it, not "Gateway Timeout"). */
-  static void sendNotEnoughReplicas(RoutingContext ctx, String message) {
-    ctx.response().setStatusMessage(NOT_ENOUGH_REPLICAS);
-    send(ctx, 504, message);
+  /** Runs the handler, answering any exception it throws while parsing the request as {@link #fail} does. */
+  public static Handler<RoutingContext> guarded(Handler<RoutingContext> handler) {
+    return guarded(handler, ApiErrors::fail);
+  }
+
+  /** Runs the handler, answering any exception it throws while parsing the request with {@code answer}. */
+  public static Handler<RoutingContext> guarded(Handler<RoutingContext> handler,
+                                                BiConsumer<RoutingContext, Throwable> answer) {
+    return ctx -> {
+      try {
+        handler.handle(ctx);
+      } catch (RuntimeException e) {
+        answer.accept(ctx, e);
+      }
+    };
   }
 
   /** Answers 405 with an {@code Allow} header naming the methods the path takes. */
@@ -56,7 +60,7 @@ public final class ApiErrors {
   }
 
   /** The message on one line (control characters shown as '?') and cut to {@link #MAX_MESSAGE_CHARS}. */
-  static String shortLine(String message) {
+  public static String shortLine(String message) {
     String text = message == null ? "" : message;
     StringBuilder line = new StringBuilder(Math.min(text.length(), MAX_MESSAGE_CHARS + 3));
     for (int i = 0; i < text.length() && line.length() < MAX_MESSAGE_CHARS; i++) {
@@ -69,33 +73,15 @@ public final class ApiErrors {
     return line.toString();
   }
 
-  static void fail(RoutingContext ctx, Throwable failure) {
-    if (failure instanceof BadRequestException || failure instanceof InvalidQuorumException) {
+  /**
+   * Answers a failure any route may meet: 400 for a bad request, 507 for a full disk, 503 for a
+   * storage failure, else 500 (logged). The public API maps its own failures first ({@code http.ClientErrors}).
+   */
+  public static void fail(RoutingContext ctx, Throwable failure) {
+    if (failure instanceof BadRequestException) {
       send(ctx, 400, failure.getMessage());
-    } else if (failure instanceof NotEnoughReplicasException notEnough && notEnough.diskFull()) {
-      send(ctx, 507, "insufficient storage: " + failure.getMessage());
-    } else if (failure instanceof NotEnoughReplicasException) {
-      sendNotEnoughReplicas(ctx, "not enough replicas: " + failure.getMessage());
     } else if (failure instanceof DiskFullException) {
       send(ctx, 507, "insufficient storage: " + failure.getMessage());
-    } else if (failure instanceof ConditionFailedException conditionFailed) {
-      if (conditionFailed.currentVersion() != null) {
-        ctx.response().putHeader(ApiHeaders.VERSION, Long.toString(conditionFailed.currentVersion()))
-            .putHeader(ApiHeaders.ETAG, Preconditions.entityTag(conditionFailed.currentVersion()));
-      }
-      send(ctx, 412, "precondition failed: " + failure.getMessage());
-    } else if (failure instanceof KeyLocks.LockWaitTimeoutException) {
-      send(ctx, 503, "busy: " + failure.getMessage());
-    } else if (failure instanceof SerializerMovingException) {
-      ctx.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
-      send(ctx, 503, "moving: " + failure.getMessage());
-    } else if (failure instanceof WriteSupersededException) {
-      send(ctx, 503, "write not placed above newer versions: " + failure.getMessage());
-    } else if (failure instanceof ClockException) {
-      LOG.log(System.Logger.Level.WARNING, "clock refusal on " + ctx.request().uri() + ": " + failure.getMessage());
-      send(ctx, 503, "clock: " + failure.getMessage());
-    } else if (failure instanceof TreeEpochException) {
-      send(ctx, 409, failure.getMessage());
     } else if (failure instanceof StorageException) {
       LOG.log(System.Logger.Level.WARNING, "storage failure on " + ctx.request().uri() + ": " + failure.getMessage());
       send(ctx, 503, "storage unavailable: " + failure.getMessage());
@@ -109,7 +95,7 @@ public final class ApiErrors {
    * A failure vertx-web raised where no route's failure handler sees it, such as a request path it
    * cannot percent-decode or an HTTP/1.1 request without a Host header.
    */
-  static void handleUnhandledFailure(RoutingContext ctx, int failedStatus) {
+  public static void handleUnhandledFailure(RoutingContext ctx, int failedStatus) {
     int status = failedStatus < 400 ? 500 : failedStatus;
     Throwable failure = ctx.failure();
     String message = failure == null ? null : failure.getMessage();
@@ -127,14 +113,5 @@ public final class ApiErrors {
     } else {
       send(ctx, status, "request failed with status " + status);
     }
-  }
-
-  /** The router's last word on a failed context: a status set by vertx-web (413, 405...) or an exception. */
-  static void handleRoutingFailure(RoutingContext ctx) {
-    if (ctx.failure() != null && ctx.statusCode() < 400) {
-      fail(ctx, ctx.failure());
-      return;
-    }
-    handleUnhandledFailure(ctx, ctx.statusCode());
   }
 }

@@ -1,13 +1,12 @@
-package io.quorumkv.cluster;
+package io.quorumkv.topology;
 
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
+import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.topology.CachingBoard;
-import io.quorumkv.topology.TopologyBoard;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -29,7 +28,6 @@ public final class HazelcastBoard extends CachingBoard {
   private static final String KEY = "topology";
   static final String WORKER_POOL = "quorumkv-topology-board";
   /** The longest any board call may take, its wait behind earlier calls included. */
-  static final long CALL_TIMEOUT_MS = 10_000;
 
   private final HazelcastInstance hazelcast;
   private final WorkerExecutor worker;
@@ -73,9 +71,9 @@ public final class HazelcastBoard extends CachingBoard {
         : topology.replace(KEY, expected, next)));
   }
 
-  /** Every board call fails after {@link #CALL_TIMEOUT_MS}, so no step of a change waits on a member that died. */
+  /** Every board call fails after {@link HazelcastMembership#CALL_TIMEOUT_MS}, so no step of a change waits on a member that died. */
   private static <T> Future<T> bounded(Future<T> call) {
-    return call.timeout(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    return call.timeout(HazelcastMembership.CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
   }
 
   @Override

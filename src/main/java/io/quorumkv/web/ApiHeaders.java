@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.web;
 
 /** Headers quorumkv adds to its answers. */
 public final class ApiHeaders {

@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.web;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.ext.web.RoutingContext;
@@ -16,7 +16,7 @@ import java.util.Map;
  * that are not valid UTF-8 (such as {@code %ff}) are a 400 rather than U+FFFD: decoding them
  * leniently would map different ids onto one key.
  */
-final class QueryParams {
+public final class QueryParams {
   private static final int MAX_PARAMS = 1024;
 
   private final Map<String, List<String>> params;
@@ -25,7 +25,7 @@ final class QueryParams {
     this.params = params;
   }
 
-  static QueryParams of(RoutingContext ctx) {
+  public static QueryParams of(RoutingContext ctx) {
     String uri = ctx.request().uri();
     Map<String, List<String>> parameters;
     try {
@@ -80,7 +80,7 @@ final class QueryParams {
   }
 
   /** The parameter's first value, or null when absent. */
-  String optional(String name) {
+  public String optional(String name) {
     List<String> values = params.get(name);
     return values == null || values.isEmpty() ? null : values.get(0);
   }
@@ -89,7 +89,7 @@ final class QueryParams {
    * A parameter that must be a decimal integer, or null when absent. Non-ASCII characters are
    * refused here because Java's number parsing accepts any Unicode digit ({@code ack=１}).
    */
-  String optionalInteger(String name, String expected) {
+  public String optionalInteger(String name, String expected) {
     String value = optional(name);
     if (value != null) {
       for (int i = 0; i < value.length(); i++) {
@@ -102,7 +102,7 @@ final class QueryParams {
   }
 
   /** A non-empty parameter as UTF-8 bytes, the form keys are stored and ordered in. */
-  byte[] requiredKey(String name) {
+  public byte[] requiredKey(String name) {
     String value = optional(name);
     if (value == null || value.isEmpty()) {
       throw new BadRequestException("missing or empty '" + name + "'");
@@ -111,7 +111,7 @@ final class QueryParams {
   }
 
   /** Like {@link #requiredKey} but absent is allowed (null); present-but-empty is a 400. */
-  byte[] optionalKey(String name) {
+  public byte[] optionalKey(String name) {
     return params.containsKey(name) ? requiredKey(name) : null;
   }
 }

@@ -1,13 +1,20 @@
-package io.quorumkv.http;
+package io.quorumkv.topology;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerAuthorization;
+import io.quorumkv.peer.PeerRoutes;
+import io.quorumkv.range.RecordFrames;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.StorageService;
-import io.quorumkv.topology.ClusterTopology;
-import io.quorumkv.topology.Topology;
-import io.quorumkv.topology.TransferProtocol;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.BadRequestException;
+import io.quorumkv.web.QueryParams;
+import io.quorumkv.web.RangeStream;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.Arrays;
@@ -15,20 +22,27 @@ import java.util.Base64;
 import java.util.function.Predicate;
 
 /**
- * {@code GET} of {@link TransferProtocol#PATH}: the records this node sends one receiver in the
+ * {@code GET} of {@link InternalEndpoint#TRANSFER} ({@link TransferProtocol}): the records this node sends one receiver in the
  * streaming step of a topology change, counted first (the receiver's "remaining"), then streamed
  * with back-pressure like the internal range.
  */
-final class TransferHandler {
+public final class TransferHandler implements RouteMount {
   private final StorageService storage;
   private final ClusterTopology topology;
+  private final PeerAuthorization authorization;
 
-  TransferHandler(StorageService storage, ClusterTopology topology) {
+  public TransferHandler(StorageService storage, ClusterTopology topology, PeerAuthorization authorization) {
     this.storage = storage;
     this.topology = topology;
+    this.authorization = authorization;
   }
 
-  void handle(RoutingContext ctx) {
+  @Override
+  public void mount(Router router) {
+    new PeerRoutes(router, authorization).add(InternalEndpoint.TRANSFER, ApiErrors.guarded(this::handle)).end();
+  }
+
+  private void handle(RoutingContext ctx) {
     QueryParams params = QueryParams.of(ctx);
     String epochText = params.optional("epoch");
     String receiverText = params.optional("to");
@@ -57,7 +71,7 @@ final class TransferHandler {
               .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
               .putHeader(TransferProtocol.RECORDS_HEADER, Long.toString(counted[0]))
               .putHeader(TransferProtocol.BYTES_HEADER, Long.toString(counted[1]));
-          new RangeStream(storage, response, cursor, RangeFormat.recordFrames(sent)).start();
+          new RangeStream(storage, response, cursor, new RecordFrames(sent)).start();
           return cursor;
         }))
         .onFailure(failure -> ApiErrors.fail(ctx, failure));

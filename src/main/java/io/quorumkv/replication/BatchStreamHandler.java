@@ -1,10 +1,8 @@
-package io.quorumkv.http;
+package io.quorumkv.replication;
 
 import io.quorumkv.admission.ByteBudget;
-import io.quorumkv.replication.BatchFrames;
-import io.quorumkv.replication.InternalProtocol;
-import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.web.ApiErrors;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -39,7 +37,7 @@ final class BatchStreamHandler {
     this.budget = budget;
   }
 
-  /** Behind {@link InternalHandler#authorize}: only a coordinator with the cluster secret gets a stream. */
+  /** Behind the cluster secret: only a coordinator that has it gets a stream. */
   void upgrade(RoutingContext ctx) {
     if (!InternalProtocol.STREAM_UPGRADE.equalsIgnoreCase(ctx.request().getHeader(HttpHeaders.UPGRADE))) {
       ApiErrors.send(ctx, 400, "expected Upgrade: " + InternalProtocol.STREAM_UPGRADE);

@@ -1,0 +1,66 @@
+package io.quorumkv.http;
+
+import io.quorumkv.replication.ConditionFailedException;
+import io.quorumkv.replication.InvalidQuorumException;
+import io.quorumkv.replication.KeyLocks;
+import io.quorumkv.replication.NotEnoughReplicasException;
+import io.quorumkv.replication.SerializerMovingException;
+import io.quorumkv.replication.WriteSupersededException;
+import io.quorumkv.versioning.ClockException;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.ApiHeaders;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+
+/** The public API's answers to the failures of coordinating a request; the rest are {@link ApiErrors}'. */
+final class ClientErrors {
+  private static final System.Logger LOG = System.getLogger(ClientErrors.class.getName());
+  static final String NOT_ENOUGH_REPLICAS = "Not Enough Replicas";
+
+  private ClientErrors() {
+  }
+
+  /** Answers 504 Not Enough Replicas (SPEC's name for it, not "Gateway Timeout"). */
+  static void sendNotEnoughReplicas(RoutingContext ctx, String message) {
+    ctx.response().setStatusMessage(NOT_ENOUGH_REPLICAS);
+    ApiErrors.send(ctx, 504, message);
+  }
+
+  /** Answers a failure of a client request: the coordination failures here, the rest as {@link ApiErrors#fail}. */
+  static void fail(RoutingContext ctx, Throwable failure) {
+    if (failure instanceof InvalidQuorumException) {
+      ApiErrors.send(ctx, 400, failure.getMessage());
+    } else if (failure instanceof NotEnoughReplicasException notEnough && notEnough.diskFull()) {
+      ApiErrors.send(ctx, 507, "insufficient storage: " + failure.getMessage());
+    } else if (failure instanceof NotEnoughReplicasException) {
+      sendNotEnoughReplicas(ctx, "not enough replicas: " + failure.getMessage());
+    } else if (failure instanceof ConditionFailedException conditionFailed) {
+      if (conditionFailed.currentVersion() != null) {
+        ctx.response().putHeader(ApiHeaders.VERSION, Long.toString(conditionFailed.currentVersion()))
+            .putHeader(ApiHeaders.ETAG, Preconditions.entityTag(conditionFailed.currentVersion()));
+      }
+      ApiErrors.send(ctx, 412, "precondition failed: " + failure.getMessage());
+    } else if (failure instanceof KeyLocks.LockWaitTimeoutException) {
+      ApiErrors.send(ctx, 503, "busy: " + failure.getMessage());
+    } else if (failure instanceof SerializerMovingException) {
+      ctx.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
+      ApiErrors.send(ctx, 503, "moving: " + failure.getMessage());
+    } else if (failure instanceof WriteSupersededException) {
+      ApiErrors.send(ctx, 503, "write not placed above newer versions: " + failure.getMessage());
+    } else if (failure instanceof ClockException) {
+      LOG.log(System.Logger.Level.WARNING, "clock refusal on " + ctx.request().uri() + ": " + failure.getMessage());
+      ApiErrors.send(ctx, 503, "clock: " + failure.getMessage());
+    } else {
+      ApiErrors.fail(ctx, failure);
+    }
+  }
+
+  /** The router's last word on a failed context: a status set by vertx-web (413, 405...) or an exception. */
+  static void handleRoutingFailure(RoutingContext ctx) {
+    if (ctx.failure() != null && ctx.statusCode() < 400) {
+      fail(ctx, ctx.failure());
+      return;
+    }
+    ApiErrors.handleUnhandledFailure(ctx, ctx.statusCode());
+  }
+}

@@ -1,0 +1,105 @@
+package io.quorumkv.peer;
+
+import io.quorumkv.config.NodeConfig;
+import io.vertx.core.http.HttpMethod;
+
+/**
+ * Every endpoint nodes call on each other, in one table: its method, path, how long the caller
+ * waits, and the handler that answers it (in the package of its feature). Each is behind the
+ * cluster secret ({@link PeerAuthorization}) and mounted by its feature through {@link PeerRoutes}.
+ */
+public enum InternalEndpoint {
+  /** One replica's own copy of a record, metadata in headers: for tools and tests. */
+  RECORD_GET(HttpMethod.GET, "/internal/v0/record", Timeout.NONE, "replication.InternalHandler#read"),
+  RECORD_PUT(HttpMethod.PUT, "/internal/v0/record", Timeout.NONE, "replication.InternalHandler#write"),
+  /** A batch of replica reads and writes, for a node without batch streams. */
+  RECORD_BATCH(HttpMethod.POST, "/internal/v0/records", Timeout.REPLICA, "replication.InternalHandler#batch"),
+  /** Upgraded to a stream of batches ({@code Upgrade: quorumkv-records}). */
+  RECORD_STREAM(HttpMethod.GET, "/internal/v0/records/stream", Timeout.REPLICA, "replication.BatchStreamHandler#upgrade"),
+  /** A conditional write sent to the key's first live replica, which runs it. */
+  CONDITIONAL_PUT(HttpMethod.PUT, "/internal/v0/conditional", Timeout.CONDITIONAL, "http.EntityHandler#putForwarded"),
+  CONDITIONAL_DELETE(HttpMethod.DELETE, "/internal/v0/conditional", Timeout.CONDITIONAL,
+      "http.EntityHandler#deleteForwarded"),
+  /** The records a node gains in the streaming step of a topology change. */
+  TRANSFER(HttpMethod.GET, "/internal/v0/transfer", Timeout.STREAM, "topology.TransferHandler#handle"),
+  /** Every record a node stores in a key range, for a cluster-wide range. */
+  RANGE(HttpMethod.GET, "/internal/v0/range", Timeout.STREAM, "range.InternalRangeHandler#handle"),
+  /** Anti-entropy: compare tree roots, then branches, then list keys, then report an exchange done. */
+  TREE_ROOT(HttpMethod.GET, "/internal/v0/tree", Timeout.TREE, "antientropy.TreeHandler#root"),
+  TREE_SEGMENTS(HttpMethod.POST, "/internal/v0/tree/segments", Timeout.TREE, "antientropy.TreeHandler#segments"),
+  TREE_KEYS(HttpMethod.POST, "/internal/v0/tree/keys", Timeout.TREE, "antientropy.TreeHandler#keys"),
+  TREE_DONE(HttpMethod.POST, "/internal/v0/tree/done", Timeout.TREE, "antientropy.TreeHandler#done");
+
+  /** The header the cluster secret travels in. */
+  public static final String SECRET_HEADER = "X-QKV-Cluster-Secret";
+
+  private final HttpMethod method;
+  private final String path;
+  private final Timeout timeout;
+  private final String handler;
+
+  InternalEndpoint(HttpMethod method, String path, Timeout timeout, String handler) {
+    this.method = method;
+    this.path = path;
+    this.timeout = timeout;
+    this.handler = handler;
+  }
+
+  public HttpMethod method() {
+    return method;
+  }
+
+  public String path() {
+    return path;
+  }
+
+  public Timeout timeout() {
+    return timeout;
+  }
+
+  /** The answering handler, as {@code package.Class#method}. */
+  public String handler() {
+    return handler;
+  }
+
+  /** How long a caller waits for an endpoint's answer. */
+  public enum Timeout {
+    /** No node calls it; tools and tests set their own. */
+    NONE("none (tools and tests)"),
+    /** Each operation: {@code replicaTimeoutMs} from when it was asked, plus 1 ms per 4 KiB of its bytes. */
+    REPLICA("replicaTimeoutMs per operation, plus 1 ms per 4 KiB it carries"),
+    /** The first replica's lock wait (2 replica timeouts), a quorum read and a write, and one more. */
+    CONDITIONAL("5 x replicaTimeoutMs"),
+    /** A stream: its first byte within the open timeout, then data at least every idle timeout. */
+    STREAM("10 s to the first byte, then 30 s between data"),
+    /** Each request of an exchange. */
+    TREE("30 s");
+
+    /** A stream's first byte. */
+    public static final long STREAM_OPEN_MS = 10_000;
+    /** A stream's data, once it started. */
+    public static final long STREAM_IDLE_MS = 30_000;
+    public static final long TREE_MS = 30_000;
+
+    private final String description;
+
+    Timeout(String description) {
+      this.description = description;
+    }
+
+    public String description() {
+      return description;
+    }
+
+    /** The wait in milliseconds with this conf: for a stream, until its first byte; 0 for none. */
+    public long millis(NodeConfig config) {
+      return switch (this) {
+        case NONE -> 0;
+        case REPLICA -> config.replicaTimeoutMs();
+        case CONDITIONAL -> 5 * config.replicaTimeoutMs();
+        case STREAM -> STREAM_OPEN_MS;
+        case TREE -> TREE_MS;
+      };
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.quorumkv.peer;
+
+import io.quorumkv.support.Http;
+import io.quorumkv.support.TestNode;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Every endpoint of the table is served, as the table says, by a real node: behind the cluster
+ * secret, on its method, and with a 405 naming exactly the table's methods for its path.
+ */
+class InternalEndpointsTest {
+  private static final String SECRET = "table-secret";
+  @TempDir
+  static Path dataDir;
+  static TestNode node;
+
+  @BeforeAll
+  static void startNode() {
+    node = TestNode.start(TestNode.config(dataDir, new JsonObject().put("clusterSecret", SECRET)),
+        InstantSource.system());
+  }
+
+  @AfterAll
+  static void stopNode() {
+    node.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(InternalEndpoint.class)
+  void withoutTheSecretEveryEndpointIs403(InternalEndpoint endpoint) {
+    HttpResponse<byte[]> answer = node.http.send(endpoint.method().name(), endpoint.path(),
+        HttpRequest.BodyPublishers.noBody());
+    assertEquals(403, answer.statusCode(), endpoint + ": " + Http.text(answer));
+    assertEquals("internal request without the cluster secret\n", Http.text(answer));
+  }
+
+  @ParameterizedTest
+  @EnumSource(InternalEndpoint.class)
+  void anotherMethodOnItsPathIs405NamingTheTablesMethods(InternalEndpoint endpoint) {
+    Set<String> methods = Arrays.stream(InternalEndpoint.values()).filter(other -> other.path().equals(endpoint.path()))
+        .map(other -> other.method().name()).collect(Collectors.toCollection(TreeSet::new));
+    String other = methods.contains(HttpMethod.PATCH.name()) ? HttpMethod.OPTIONS.name() : HttpMethod.PATCH.name();
+    HttpResponse<byte[]> answer = node.http.send(other, endpoint.path(), HttpRequest.BodyPublishers.noBody(),
+        InternalEndpoint.SECRET_HEADER, SECRET);
+    assertEquals(405, answer.statusCode(), endpoint + ": " + Http.text(answer));
+    Set<String> allowed = Arrays.stream(answer.headers().firstValue("Allow").orElse("").split(", "))
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(methods, allowed, endpoint + "'s Allow header");
+  }
+}
