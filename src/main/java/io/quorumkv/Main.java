@@ -58,7 +58,7 @@ public final class Main {
           Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node), "quorumkv-shutdown"));
           System.err.println("quorumkv: node " + started.url() + " ready on port " + node.port()
               + ", data in " + started.dataDir() + ", transport " + node.transport() + "; " + whereFrom(args)
-              + ", " + clusterOf(node));
+              + ", " + clusterOf(node, started));
           // Exiting runs the shutdown hook, which needs the event loops: not from one of them.
           node.departed().onSuccess(epoch -> new Thread(() -> {
             System.err.println("quorumkv: node " + started.url() + " left the cluster at topology epoch " + epoch);
@@ -83,18 +83,18 @@ public final class Main {
   }
 
   /** The topology this node started with (the conf's cluster, or the one the nodes agreed on since). */
-  private static String clusterOf(Node node) {
+  private static String clusterOf(Node node, NodeConfig config) {
     Topology topology = node.topology().current();
     String nodes = topology.members().size() == 1 ? "a single node" : topology.members().size() + " nodes";
     return nodes + " in topology epoch " + topology.epoch()
-        + (node.config().clusterSize() == 1 ? "" : ", Hazelcast on port " + node.config().hazelcast().port());
+        + (config.clusterSize() == 1 ? "" : ", Hazelcast on port " + config.hazelcast().port());
   }
 
   private static void stop(Node node) {
     System.err.println("quorumkv: stopping");
     try {
       node.stop().toCompletionStage().toCompletableFuture()
-          .get(node.stopTimeoutMs(), TimeUnit.MILLISECONDS);
+          .get(node.config().stopTimeoutMs(), TimeUnit.MILLISECONDS);
       System.err.println("quorumkv: stopped");
     } catch (Exception e) {
       System.err.println("quorumkv: stop did not finish cleanly: " + e);

@@ -1,13 +1,17 @@
 package io.quorumkv;
 
+import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.replication.StreamObserver;
+import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.StorageService;
-import io.quorumkv.topology.TransferReceiver;
+import io.quorumkv.topology.TopologySteps;
+import io.quorumkv.versioning.ClockLease;
+import io.quorumkv.versioning.LeasedClock;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
@@ -26,30 +30,46 @@ final class MaintenanceVerticle extends VerticleBase {
   private static final long JOIN_REPLAY_RETRY_MS = 500;
   private static final int JOIN_REPLAY_ATTEMPTS = 60;
 
+  /**
+   * The parts whose background work runs here.
+   *
+   * @param engineStats refreshes the storage engine's statistics
+   */
+  record Work(HintedHandoff hints, AntiEntropy antiEntropy, TopologySteps topologySteps, LeasedClock clock,
+              PurgeSweep sweep, Supplier<Future<?>> engineStats) {
+  }
+
   /** A task run every {@code everyMs}; a failure is logged and the next run goes ahead. */
-  record Task(String name, long everyMs, Supplier<Future<?>> run) {
+  private record Task(String name, long everyMs, Supplier<Future<?>> run) {
   }
 
   private final NodeConfig config;
   private final StorageService storage;
-  private final HintedHandoff hints;
-  private final AntiEntropy antiEntropy;
-  private final TransferReceiver transfers;
   private final LiveNodes liveNodes;
   private final StreamObserver streams;
+  private final HintedHandoff hints;
+  private final AntiEntropy antiEntropy;
+  private final TopologySteps topologySteps;
   private final List<Task> tasks;
   private volatile boolean stopping;
 
-  MaintenanceVerticle(NodeConfig config, StorageService storage, HintedHandoff hints, AntiEntropy antiEntropy,
-                      TransferReceiver transfers, LiveNodes liveNodes, StreamObserver streams, List<Task> tasks) {
+  MaintenanceVerticle(NodeConfig config, StorageService storage, LiveNodes liveNodes, StreamObserver streams, Work work) {
     this.config = config;
     this.storage = storage;
-    this.hints = hints;
-    this.antiEntropy = antiEntropy;
-    this.transfers = transfers;
     this.liveNodes = liveNodes;
     this.streams = streams;
-    this.tasks = tasks;
+    this.hints = work.hints();
+    this.antiEntropy = work.antiEntropy();
+    this.topologySteps = work.topologySteps();
+    this.tasks = List.of(
+        new Task("topology", TopologySteps.TICK_MS, topologySteps::tick),
+        new Task("hint retry", config.hints().retryMs(),
+            () -> Future.join(hints.replayToLiveTargets(), hints.dropExpiredHintsOfDownTargets())),
+        new Task("anti-entropy", config.antiEntropy().intervalMs(), antiEntropy::exchangeDue),
+        new Task("clock lease renewal", ClockLease.RENEW_EVERY_MS, work.clock()::renew),
+        new Task("engine statistics", NodeMetrics.ENGINE_REFRESH_MS, work.engineStats()),
+        new Task("purge sweep", config.storage().sweepIntervalMs(),
+            () -> topologySteps.purgeAllowed() ? work.sweep().runOnce() : Future.succeededFuture()));
   }
 
   @Override
@@ -57,7 +77,7 @@ final class MaintenanceVerticle extends VerticleBase {
     // The replica clients of hint replay and anti-entropy are created here, so their connections live on this context.
     ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, storage, streams);
     antiEntropy.start(vertx, replicas);
-    transfers.start();
+    topologySteps.start();
     return hints.start(replicas).onSuccess(loaded -> {
       for (Task task : tasks) {
         vertx.setPeriodic(task.everyMs(), tick -> task.run().get()
@@ -75,7 +95,7 @@ final class MaintenanceVerticle extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     antiEntropy.stop();
-    transfers.stop();
+    topologySteps.stop();
     if (config.hints().drainOnStopMs() == 0 || !hints.anyPending()) {
       return Future.succeededFuture();
     }

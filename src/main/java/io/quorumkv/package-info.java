@@ -1,12 +1,13 @@
 /**
- * A quorumkv node: {@link io.quorumkv.Main} is the command line (a node, or {@code bench} for the
- * load tool); {@link io.quorumkv.Node} opens storage, starts the clock and deploys the verticles in
- * order (storage workers, {@link io.quorumkv.MaintenanceVerticle} for timers and hint replay, one
- * HTTP verticle per event loop), and stops them in reverse. Layers below, each a package:
- * {@code http} takes requests, {@code replication} coordinates them over the replicas,
- * {@code range} merges every node's records for a cluster-wide range,
- * {@code hints} keeps missed writes, {@code storage} is RocksDB on worker threads,
- * {@code cluster} says who is alive and where keys live, {@code versioning} issues versions;
- * {@code admin} (JFR, metrics) and {@code config} serve them all. See docs/architecture.md.
+ * A quorumkv node. {@link io.quorumkv.Main} is the command line (a node, or {@code bench} for the
+ * load tool); {@link io.quorumkv.Node} wires the parts and orders their start (a Vert.x from
+ * {@code Bootstrap}, RocksDB, the clock, the agreed topology, the storage workers, the
+ * {@link io.quorumkv.MaintenanceVerticle} for timers and hint replay, one HTTP verticle per event
+ * loop) and their stop, in reverse; {@code Routes} lists what the HTTP verticles serve beside the
+ * public API. The packages are layers, each using only those below it (docs/architecture.md, checked
+ * by {@code ArchitectureTest}): {@code bench}, {@code admin}, {@code ui}, {@code http},
+ * {@code topology}, {@code range}, {@code antientropy}, {@code hints}, {@code replication},
+ * {@code peer}, {@code web}, {@code cluster}, {@code admission}, {@code storage}, {@code placement},
+ * {@code config}, {@code versioning}.
  */
 package io.quorumkv;

@@ -41,7 +41,6 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
@@ -187,7 +186,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   }
 
   /** Requests refused per reason, client requests in flight, and the bytes each budget holds. */
-  public void bindAdmission(Admission admission) {
+  private void bindAdmission(Admission admission) {
     for (Admission.Reason reason : Admission.Reason.values()) {
       FunctionCounter.builder("quorumkv_requests_shed", admission, a -> a.shedCount(reason))
           .tag("reason", reason.label())
@@ -207,14 +206,17 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   }
 
   /** 1 while the node's disk is full, else 0. */
-  public void bindDiskAlarm(DiskAlarm alarm) {
+  private void bindDiskAlarm(DiskAlarm alarm) {
     Gauge.builder("quorumkv_alarm", alarm, a -> a.raised() ? 1 : 0).tag("kind", "disk_full")
         .description("1 while the alarm is raised: disk_full, the node's disk has no room for writes").register(registry);
   }
 
   /** Registers the convergence and RocksDB series of a started node. */
   public void bind(NodeConfig config, StorageService storage, HintedHandoff hints, ReadRepair readRepair,
-                   HybridLogicalClock clock, AntiEntropy antiEntropy, PurgeSweep sweep) {
+                   HybridLogicalClock clock, AntiEntropy antiEntropy, PurgeSweep sweep, Admission admission,
+                   DiskAlarm diskAlarm) {
+    bindAdmission(admission);
+    bindDiskAlarm(diskAlarm);
     MeterRegistry r = registry;
     FunctionCounter.builder("quorumkv_clock_versions_refused", clock, HybridLogicalClock::refusedAhead)
         .description("versions refused for being more than maxClockOffsetMs ahead of this node's clock").register(r);

@@ -1,5 +1,7 @@
 package io.quorumkv.admission;
 
+import io.quorumkv.config.AdmissionConfig;
+
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -54,6 +56,12 @@ public final class Admission {
     for (Reason reason : Reason.values()) {
       shed.put(reason, new LongAdder());
     }
+  }
+
+  /** The bounds a conf's {@code admission} section sets, with budgets sized from this JVM's heap. */
+  public static Admission of(AdmissionConfig config, IntSupplier queuedStorage) {
+    return forHeap(Runtime.getRuntime().maxMemory(), config.clientBodyBytes(), config.maxRequestsPerLoop(),
+        config.maxQueuedStorage(), queuedStorage);
   }
 
   /**

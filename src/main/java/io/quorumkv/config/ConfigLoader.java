@@ -16,6 +16,7 @@ import java.util.List;
 
 /** Reads a conf file into a {@link NodeConfig}; every problem is a {@link ConfigException} of one line. */
 public final class ConfigLoader {
+  private static final System.Logger LOG = System.getLogger(ConfigLoader.class.getName());
   private static final int MAX_EVENT_LOOPS = 256;
   private static final int MAX_STORAGE_WORKERS = 256;
   private static final int MAX_ADMISSION_BOUND = 1_000_000;
@@ -77,12 +78,22 @@ public final class ConfigLoader {
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
+    warnAboutResurrection(cluster.size(), storage == null ? StorageConfig.defaults() : storage,
+        hints == null ? HintsConfig.defaults() : hints);
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
         idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, adminToken,
         hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
         antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,
         transfer == null ? TransferConfig.defaults() : transfer,
         admission == null ? AdmissionConfig.defaults() : admission);
+  }
+
+  private static void warnAboutResurrection(int clusterSize, StorageConfig storage, HintsConfig hints) {
+    if (clusterSize > 1 && storage.purgeGraceMs() < hints.windowMs()) {
+      LOG.log(System.Logger.Level.WARNING, "storage.purgeGraceMs (" + storage.purgeGraceMs()
+          + ") is shorter than hints.windowMs (" + hints.windowMs() + "): a replica that missed a delete"
+          + " could bring the value back after the tombstone is purged (docs/consistency.md)");
+    }
   }
 
   private static List<NodeUrl> cluster(JsonSection root, NodeUrl url) {

@@ -58,4 +58,20 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
   public int clusterSize() {
     return cluster.size();
   }
+
+  /**
+   * How long a stopping node waits, once its HTTP server is shut down, for the replica writes of
+   * answered requests still running (and the hints of those that fail): a replica timeout and a second.
+   */
+  public long settleTimeoutMs() {
+    return replicaTimeoutMs + 1_000;
+  }
+
+  /**
+   * The longest a graceful stop may take: the HTTP server's shutdown, settling the replica writes,
+   * draining hints, then the verticles' and RocksDB's own closing (a 5 s margin).
+   */
+  public long stopTimeoutMs() {
+    return shutdownTimeoutMs + settleTimeoutMs() + hints.drainOnStopMs() + 5_000;
+  }
 }

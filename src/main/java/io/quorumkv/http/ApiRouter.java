@@ -16,7 +16,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.List;
 
 /** The public HTTP API (docs/api.md): routes, and the 400/405/413 answers around them. */
 public final class ApiRouter {

@@ -9,7 +9,6 @@ import io.quorumkv.replication.Quorum;
 import io.quorumkv.replication.SerializerMovingException;
 import io.quorumkv.storage.Record;
 import io.quorumkv.topology.Topology;
-import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiHeaders;
 import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;

@@ -1,5 +1,6 @@
 package io.quorumkv.http;
 
+import io.quorumkv.config.NodeConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
@@ -34,20 +35,21 @@ public final class HttpVerticle extends VerticleBase {
   private HttpServer server;
 
   /**
-   * @param port              the port to listen on; 0 picks a free one (shared by all instances)
-   * @param shutdownTimeoutMs how long {@link #stop()} lets in-flight requests finish
-   * @param idleTimeoutMs     a connection idle (no read, no write) this long is closed; 0 for never
-   * @param afterShutdown     what the stop waits for once the server is shut down, while the
-   *                          verticle's replica clients are still open (bound it with a timeout)
-   * @param requests          told of the requests answered before routing (those the decoder could not parse)
+   * Listens on the conf's host and port (port 0: one free port shared by all instances), closes a
+   * connection idle for {@code idleTimeoutMs} and lets in-flight requests finish for
+   * {@code shutdownTimeoutMs} when it stops.
+   *
+   * @param afterShutdown what the stop waits for once the server is shut down, while the
+   *                      verticle's replica clients are still open (bound it with a timeout)
+   * @param requests      told of the requests answered before routing (those the decoder could not parse)
    */
-  public HttpVerticle(String host, int port, long shutdownTimeoutMs, long idleTimeoutMs,
-                      Function<io.vertx.core.Vertx, Router> routerFactory, Supplier<Future<?>> afterShutdown,
-                      RequestMetrics requests) {
-    this.host = host;
-    this.port = port;
-    this.shutdownTimeoutMs = shutdownTimeoutMs;
-    this.idleTimeoutMs = idleTimeoutMs;
+  public HttpVerticle(NodeConfig config, Function<io.vertx.core.Vertx, Router> routerFactory,
+                      Supplier<Future<?>> afterShutdown, RequestMetrics requests) {
+    this.host = config.url().host();
+    // Port 0 is not shared between instances; a negative port is one random port shared by all.
+    this.port = config.url().port() == 0 ? -1 : config.url().port();
+    this.shutdownTimeoutMs = config.shutdownTimeoutMs();
+    this.idleTimeoutMs = config.idleTimeoutMs();
     this.routerFactory = routerFactory;
     this.afterShutdown = afterShutdown;
     this.requests = requests;

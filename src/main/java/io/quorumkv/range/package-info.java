@@ -3,6 +3,7 @@
  * {@code RangeSource} per node of the topology ({@code LocalRangeSource} on this node's cursor,
  * {@code RemoteRangeSource} on another node's {@code RangeProtocol} stream), and {@code RangeMerge}
  * takes each key once with its freshest record. The HTTP layer drives the merge at the pace of
- * the client, and each source reads only a batch or so ahead of it.
+ * the client, and each source reads only a batch or so ahead of it. The stream's server side is
+ * here too: {@code InternalRangeHandler} writes {@code RecordFrames}.
  */
 package io.quorumkv.range;

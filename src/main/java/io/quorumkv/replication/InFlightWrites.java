@@ -5,6 +5,7 @@ import io.vertx.core.Promise;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The replica writes still running after their client got its answer (an acknowledged write's
@@ -12,6 +13,7 @@ import java.util.List;
  * them instead of losing a hint. Shared by the coordinators of every event loop.
  */
 public final class InFlightWrites {
+  private static final System.Logger LOG = System.getLogger(InFlightWrites.class.getName());
   private int running;
   private final List<Promise<Void>> waiting = new ArrayList<>();
 
@@ -33,6 +35,14 @@ public final class InFlightWrites {
       waiting.add(promise);
       return promise.future();
     }
+  }
+
+  /** Completes once no tracked work is running, or after {@code timeoutMs} (logged); never fails. */
+  public Future<Void> settledWithin(long timeoutMs) {
+    return settled().timeout(timeoutMs, TimeUnit.MILLISECONDS).recover(e -> {
+      LOG.log(System.Logger.Level.WARNING, "stopping with replica writes still running");
+      return Future.succeededFuture();
+    });
   }
 
   private void finished() {

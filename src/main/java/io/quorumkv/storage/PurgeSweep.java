@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * other replica of its key holds it.
  */
 public final class PurgeSweep {
+  private static final System.Logger LOG = System.getLogger(PurgeSweep.class.getName());
   public static final int BATCH_KEYS = 1_000;
   private static final byte[] FIRST_KEY = new byte[0];
 
@@ -68,6 +69,9 @@ public final class PurgeSweep {
       if (done.succeeded()) {
         purgedTotal.addAndGet(done.result());
         passes.incrementAndGet();
+        if (done.result() > 0) {
+          LOG.log(System.Logger.Level.INFO, "purge sweep dropped " + done.result() + " tombstones and expired records");
+        }
       }
     });
   }

@@ -1,8 +1,11 @@
 package io.quorumkv.storage;
 
 import io.vertx.core.Context;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.ThreadingModel;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,6 +26,12 @@ public final class StorageVerticle extends VerticleBase {
   /** A list that the deployed instances fill with their contexts. */
   public static List<Context> newContextRegistry() {
     return new CopyOnWriteArrayList<>();
+  }
+
+  /** Deploys {@code instances} worker verticles, each adding its context to {@code contexts}. */
+  public static Future<String> deploy(Vertx vertx, List<Context> contexts, int instances) {
+    return vertx.deployVerticle(() -> new StorageVerticle(contexts),
+        new DeploymentOptions().setThreadingModel(ThreadingModel.WORKER).setInstances(instances));
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.quorumkv.topology;
 import io.quorumkv.config.NodeUrl;
 import io.vertx.core.Future;
 
-import java.time.InstantSource;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -14,7 +13,7 @@ import java.util.function.UnaryOperator;
  * applied the cutover and writes begun before it had their replica timeout. Every tick it also
  * brings the board level with this node's topology. Runs on the maintenance context.
  */
-public final class ChangeDriver {
+final class ChangeDriver {
   private static final System.Logger LOG = System.getLogger(ChangeDriver.class.getName());
 
   /** What a conditional write begun before the cutover may take beyond its quorum read and write. */
@@ -22,23 +21,15 @@ public final class ChangeDriver {
 
   private final ClusterTopology topology;
   private final SettledGrace grace;
-  /**
-   * Leaving the cutover also waits out the conditional writes an old first replica admitted
-   * before it applied the cutover (a quorum read and a write), so that the new first replica,
-   * which takes them over at stable, never runs a key's conditional writes beside it.
-   */
-  private final SettledGrace cutoverGrace;
   private boolean ticking;
 
-  /** @param graceMs how long after every node applied a step the next may come: the replica timeout */
-  public ChangeDriver(ClusterTopology topology, long graceMs, InstantSource wallClock) {
+  ChangeDriver(ClusterTopology topology, SettledGrace grace) {
     this.topology = topology;
-    this.grace = new SettledGrace(topology, graceMs, wallClock);
-    this.cutoverGrace = new SettledGrace(topology, 2 * graceMs + CONDITIONAL_MARGIN_MS, wallClock);
+    this.grace = grace;
   }
 
   /** One look at the change under way; a tick while the last one still waits on the board is skipped, not queued. */
-  public Future<?> tick() {
+  Future<?> tick() {
     if (ticking) {
       return Future.succeededFuture();
     }
@@ -50,8 +41,7 @@ public final class ChangeDriver {
     topology.republishApplied();
     return topology.reconcile().<Object>compose(level -> {
       Topology current = topology.current();
-      SettledGrace settled = current.stage() == Topology.Stage.CUTOVER ? cutoverGrace : grace;
-      if (current.isStable() || !drives(current) || !settled.over(current.epoch())) {
+      if (current.isStable() || !drives(current) || !grace.over(current.epoch(), waitMs(current))) {
         return Future.succeededFuture();
       }
       if (current.stage() == Topology.Stage.STREAMING
@@ -65,6 +55,15 @@ public final class ChangeDriver {
     });
   }
 
+
+  /**
+   * Leaving the cutover also waits out the conditional writes an old first replica admitted
+   * before it applied the cutover (a quorum read and a write), so that the new first replica,
+   * which takes them over at stable, never runs a key's conditional writes beside it.
+   */
+  private long waitMs(Topology current) {
+    return current.stage() == Topology.Stage.CUTOVER ? 2 * grace.graceMs() + CONDITIONAL_MARGIN_MS : grace.graceMs();
+  }
 
   /**
    * Whether this node drives the change: the first live member in URL order, on the side of a

@@ -17,7 +17,7 @@ import java.time.InstantSource;
  * twice is persisted, so a restart does not sweep again.
  * Runs on the maintenance context.
  */
-public final class Cleanup {
+final class Cleanup {
   private static final System.Logger LOG = System.getLogger(Cleanup.class.getName());
   private static final String CLEANED = "topology.cleaned";
   private static final int KEYS_PER_STEP = 4096;
@@ -33,16 +33,16 @@ public final class Cleanup {
   private long firstSweptEpoch = -1;
   private long firstSweptAt;
 
-  public Cleanup(ClusterTopology topology, StorageService storage, MetaStore meta, long graceMs,
-                 InstantSource wallClock) {
+  Cleanup(ClusterTopology topology, StorageService storage, MetaStore meta, SettledGrace grace,
+          InstantSource wallClock) {
     this.topology = topology;
     this.storage = storage;
     this.meta = meta;
-    this.grace = new SettledGrace(topology, graceMs, wallClock);
+    this.grace = grace;
     this.wallClock = wallClock;
   }
 
-  public Future<?> tick() {
+  Future<?> tick() {
     if (sweeping) {
       return Future.succeededFuture();
     }

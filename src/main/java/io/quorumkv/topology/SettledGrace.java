@@ -3,9 +3,11 @@ package io.quorumkv.topology;
 import java.time.InstantSource;
 
 /**
- * Whether a step of the topology has settled long enough for what comes after it: every live node
- * applied it, and then the grace (the replica timeout) passed, so writes begun under the step
- * before have landed or failed. Used from one context only.
+ * The one rule for when a step of the topology has settled long enough for what comes after it:
+ * every live node applied it, and then the grace (the replica timeout, or longer where a caller
+ * says so) passed, so writes begun under the step before have landed or failed. Every ticker of a
+ * change asks the same instance; a step older than the last one asked about never counts as
+ * settled, since a newer step superseded it. Used from one context only.
  */
 final class SettledGrace {
   private final ClusterTopology topology;
@@ -20,8 +22,20 @@ final class SettledGrace {
     this.wallClock = wallClock;
   }
 
+  long graceMs() {
+    return graceMs;
+  }
+
   boolean over(long stepEpoch) {
-    if (stepEpoch != epoch) {
+    return over(stepEpoch, graceMs);
+  }
+
+  /** Whether the step settled at least {@code waitMs} ago. */
+  boolean over(long stepEpoch, long waitMs) {
+    if (stepEpoch < epoch) {
+      return false;
+    }
+    if (stepEpoch > epoch) {
       epoch = stepEpoch;
       settledAt = 0;
     }
@@ -32,6 +46,6 @@ final class SettledGrace {
       }
       settledAt = now;
     }
-    return now - settledAt >= graceMs;
+    return now - settledAt >= waitMs;
   }
 }

@@ -44,8 +44,8 @@ public final class TransferReceiver {
   private long epoch = -1;
   private long loggedAt;
 
-  public TransferReceiver(Vertx vertx, NodeConfig config, ClusterTopology topology, StorageService storage,
-                          MetaStore meta, HybridLogicalClock clock, InstantSource wallClock) {
+  TransferReceiver(Vertx vertx, NodeConfig config, ClusterTopology topology, StorageService storage,
+                   MetaStore meta, HybridLogicalClock clock, SettledGrace grace, InstantSource wallClock) {
     this.vertx = vertx;
     this.config = config;
     this.topology = topology;
@@ -53,7 +53,7 @@ public final class TransferReceiver {
     this.meta = meta;
     this.clock = clock;
     this.wallClock = wallClock;
-    this.grace = new SettledGrace(topology, config.replicaTimeoutMs(), wallClock);
+    this.grace = grace;
   }
 
   /** Call on the context that runs the transfers. */
@@ -71,7 +71,7 @@ public final class TransferReceiver {
   }
 
   /** One look at the topology: starts, restarts or drops sessions, and publishes their progress. */
-  public Future<?> tick() {
+  Future<?> tick() {
     Topology current = topology.current();
     NodeUrl self = config.url();
     if (current.stage() != Topology.Stage.STREAMING || !current.receivers().contains(self)) {

@@ -6,24 +6,33 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every endpoint of the table is served, as the table says, by a real node: behind the cluster
- * secret, on its method, and with a 405 naming exactly the table's methods for its path.
+ * secret, on its method, and with a 405 naming exactly the table's methods for its path; the
+ * handler it names exists, and docs/api.md lists the same table.
  */
 class InternalEndpointsTest {
   private static final String SECRET = "table-secret";
@@ -40,6 +49,31 @@ class InternalEndpointsTest {
   @AfterAll
   static void stopNode() {
     node.close();
+  }
+
+  @Test
+  void apiMdListsEveryEndpointAsTheTableSays() throws IOException {
+    Pattern row = Pattern.compile("^\\| `([A-Z_]+)` \\| `(\\w+)` \\| `([^`]+)` \\| ([^|]+) \\| `([^`]+)` \\|$");
+    List<String> documented = new ArrayList<>();
+    for (String line : Files.readAllLines(Path.of("docs/api.md"))) {
+      Matcher matched = row.matcher(line);
+      if (matched.matches()) {
+        documented.add(String.join(" ", matched.group(1), matched.group(2), matched.group(3), matched.group(4).trim(),
+            matched.group(5)));
+      }
+    }
+    List<String> table = Arrays.stream(InternalEndpoint.values()).map(endpoint -> String.join(" ", endpoint.name(),
+        endpoint.method().name(), endpoint.path(), endpoint.timeout().description(), endpoint.handler())).toList();
+    assertEquals(table, documented);
+  }
+
+  @ParameterizedTest
+  @EnumSource(InternalEndpoint.class)
+  void theHandlerNamedExists(InternalEndpoint endpoint) throws ClassNotFoundException {
+    String[] classAndMethod = endpoint.handler().split("#");
+    Class<?> handler = Class.forName("io.quorumkv." + classAndMethod[0]);
+    assertTrue(Arrays.stream(handler.getDeclaredMethods()).anyMatch(method -> method.getName().equals(classAndMethod[1])),
+        endpoint + ": " + handler.getName() + " has no method " + classAndMethod[1]);
   }
 
   @ParameterizedTest

@@ -35,7 +35,7 @@ public final class TestNode implements AutoCloseable {
   }
 
   public static TestNode start(NodeConfig config, InstantSource wallClock) {
-    return new TestNode(Await.result(Node.start(config, wallClock)));
+    return new TestNode(Await.result(Node.start(config, wallClock, UnaryOperator.identity())));
   }
 
   /** A node whose store is wrapped by {@code storeLayer} (to count or fault its calls). */

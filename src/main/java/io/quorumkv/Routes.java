@@ -1,0 +1,45 @@
+package io.quorumkv;
+
+import io.quorumkv.admin.AdminApi;
+import io.quorumkv.admin.JfrRecordings;
+import io.quorumkv.admin.MembershipAdmin;
+import io.quorumkv.admin.NodeMetrics;
+import io.quorumkv.admission.Admission;
+import io.quorumkv.antientropy.TreeHandler;
+import io.quorumkv.antientropy.TreeService;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.peer.PeerAuthorization;
+import io.quorumkv.range.InternalRangeHandler;
+import io.quorumkv.replication.InternalHandler;
+import io.quorumkv.storage.StorageService;
+import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.topology.TransferHandler;
+import io.quorumkv.ui.Dashboard;
+import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.RouteMount;
+import io.vertx.core.Vertx;
+
+import java.util.List;
+
+/** The routes every HTTP verticle of a node serves beside the public API, each part mounting its own. */
+final class Routes {
+  private Routes() {
+  }
+
+  /**
+   * The internal protocols (each from its feature's package, behind the cluster secret: see
+   * {@code peer.InternalEndpoint}), metrics, JFR sessions, membership commands and the dashboard.
+   */
+  static List<RouteMount> besideTheApi(Vertx vertx, NodeConfig config, StorageService storage, HybridLogicalClock clock,
+                                       ClusterTopology topology, TreeService trees, Admission admission,
+                                       PeerAuthorization peers, NodeMetrics metrics, JfrRecordings recordings) {
+    AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
+    admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
+    return List.of(
+        new InternalHandler(storage, clock, admission, config.maxBodyBytes(), peers),
+        new TransferHandler(storage, topology, peers),
+        new InternalRangeHandler(storage, peers),
+        new TreeHandler(trees, admission, peers),
+        metrics, admin, new MembershipAdmin(topology, config.adminToken()), new Dashboard(config.adminToken() != null));
+  }
+}

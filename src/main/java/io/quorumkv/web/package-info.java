@@ -1,0 +1,7 @@
+/**
+ * HTTP plumbing every route uses, public or internal: {@code RouteMount}, {@code RawBodyHandler}
+ * (bodies held against a byte budget), {@code QueryParams}, {@code ApiErrors} (a status and a short
+ * text body for any failure), {@code ApiHeaders}, and {@code RangeStream}, which streams a storage
+ * cursor into a response in a {@code RangeFormat} with back-pressure.
+ */
+package io.quorumkv.web;
