@@ -17,7 +17,7 @@ import java.nio.file.Path;
  * it, closed and its directory deleted when the test that started it ends (passed or failed),
  * or after all tests when it was started in {@code @BeforeAll}.
  *
- * <p>A test class registers it ({@code @RegisterExtension final ClusterExtension clusters = new ClusterExtension();})
+ * <p>A test class registers it, {@code @RegisterExtension final ClusterExtension clusters = new ClusterExtension();},
  * and starts a cluster where it needs one, {@code ProcessCluster cluster = clusters.start(3, conf);}.
  * For one cluster shared by all tests of a class, register it in a {@code static} field and start
  * the cluster in {@code @BeforeAll}. Clusters close after the class's own {@code @AfterEach} or
@@ -29,7 +29,10 @@ public final class ClusterExtension implements BeforeAllCallback, BeforeEachCall
   /** What a cluster started now belongs to: the running test, else the class. */
   private volatile ExtensionContext scope;
 
-  /** {@code size} node processes with {@code conf} merged into each node's conf: {@link ProcessCluster#start(int, Path, JsonObject)}. */
+  /**
+   * {@code size} node processes with {@code conf} merged into each node's conf:
+   * {@link ProcessCluster#start(int, Path, JsonObject)}.
+   */
   public ProcessCluster start(int size, JsonObject conf) throws IOException {
     return start(new ProcessCluster.Options(size).conf(conf));
   }
@@ -74,7 +77,8 @@ public final class ClusterExtension implements BeforeAllCallback, BeforeEachCall
       throw new IllegalStateException("start a cluster in a test or @BeforeEach, or in @BeforeAll with the extension"
           + " in a static field");
     }
-    Owned owned = new Owned(Files.createTempDirectory("quorumkv-" + context.getRequiredTestClass().getSimpleName() + "-"));
+    String prefix = "quorumkv-" + context.getRequiredTestClass().getSimpleName() + "-";
+    Owned owned = new Owned(Files.createTempDirectory(prefix));
     // Stored before the start: a start that fails still has its directory deleted.
     context.getStore(NAMESPACE).put(owned, owned);
     C cluster = start.in(owned.dir);
