@@ -1,6 +1,7 @@
 package io.quorumkv.admission;
 
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
 import io.quorumkv.support.ProcessCluster;
@@ -8,6 +9,7 @@ import io.quorumkv.support.RawHttp;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -56,8 +58,11 @@ class UploadOverloadTest {
     new Random(42).nextBytes(VALUE);
   }
 
+  /** The single node's conf, data and log (a cluster gets a directory of its own). */
   @TempDir
   Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private NodeProcess single;
   private ProcessCluster cluster;
 
@@ -65,9 +70,6 @@ class UploadOverloadTest {
   void stop() {
     if (single != null) {
       single.close();
-    }
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
@@ -109,8 +111,8 @@ class UploadOverloadTest {
    */
   @Test
   void aClusterShedsTheDownloadsItCannotHold() throws Exception {
-    cluster = ProcessCluster.start(new ProcessCluster.Options(3).jvmOptions(SMALL_HEAP.toArray(String[]::new))
-        .startTimeout(Duration.ofSeconds(120)), dir);
+    cluster = clusters.start(new ProcessCluster.Options(3).jvmOptions(SMALL_HEAP.toArray(String[]::new))
+        .startTimeout(Duration.ofSeconds(120)));
     assertEquals(201, upload(cluster.http(1), "download").status());
     try {
       downloadAtOnce(cluster.http(1), "through a cluster");
@@ -166,8 +168,8 @@ class UploadOverloadTest {
 
   @Test
   void aClusterShedsTheUploadsItCannotHold() throws Exception {
-    cluster = ProcessCluster.start(new ProcessCluster.Options(3).jvmOptions(SMALL_HEAP.toArray(String[]::new))
-        .startTimeout(Duration.ofSeconds(120)), dir);
+    cluster = clusters.start(new ProcessCluster.Options(3).jvmOptions(SMALL_HEAP.toArray(String[]::new))
+        .startTimeout(Duration.ofSeconds(120)));
     List<Http> nodes = List.of(cluster.http(0), cluster.http(1), cluster.http(2));
     try {
       uploadAtOnce(nodes, 16, "cluster-16-");

@@ -1,17 +1,16 @@
 package io.quorumkv.cluster;
 
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -21,18 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * loopback interface, as they would on any other interface of the machine.
  */
 class BindingTest {
-  @TempDir
-  static Path dataRoot;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static TestCluster cluster;
 
   @BeforeAll
   static void start() {
-    cluster = TestCluster.start(2, dataRoot, new JsonObject());
-  }
-
-  @AfterAll
-  static void stop() {
-    cluster.close();
+    cluster = clusters.startInJvm(2, new JsonObject());
   }
 
   @Test

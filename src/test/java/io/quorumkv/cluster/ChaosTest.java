@@ -1,6 +1,7 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.FakeClock;
 import io.quorumkv.support.Firewall;
 import io.quorumkv.support.HomeSets;
@@ -18,7 +19,7 @@ import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -104,8 +105,8 @@ class ChaosTest {
   private static final Duration OVERHEAD = Duration.ofSeconds(600);
   private static final int EXAMPLES = 15;
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
   private Firewall firewall;
   private RecordingWriters writers;
@@ -125,14 +126,8 @@ class ChaosTest {
         writers.stop();
       }
     } finally {
-      try {
-        if (firewall != null) {
-          firewall.close();
-        }
-      } finally {
-        if (cluster != null) {
-          cluster.close();
-        }
+      if (firewall != null) {
+        firewall.close();
       }
     }
   }
@@ -167,7 +162,7 @@ class ChaosTest {
       options.fakeClocks();
     }
     long starting = System.nanoTime();
-    cluster = ProcessCluster.start(options, dir);
+    cluster = clusters.start(options);
     long startMillis = (System.nanoTime() - starting) / 1_000_000;
     System.out.printf("chaos: %d nodes at %s serving after %d ms%n", NODES, cluster.urls(), startMillis);
     if (partitionsOff == null) {

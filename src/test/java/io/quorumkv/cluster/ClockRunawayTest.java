@@ -3,18 +3,17 @@ package io.quorumkv.cluster;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestCluster;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static io.quorumkv.support.Http.text;
@@ -31,20 +30,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClockRunawayTest {
   private static final int RUNAWAY = 2;
 
-  @TempDir
-  Path dataRoot;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   TestCluster cluster;
-
-  @AfterEach
-  void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void aVersionFarAheadIsRefusedByTheReplicaAndNotAcknowledged() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject());
+    cluster = clusters.startInJvm(3, new JsonObject());
     String key = keyOwnedBy(0);
     skewRunawayNode();
     HttpResponse<byte[]> refused = cluster.http(RUNAWAY).put(entity(key), "from the future");
@@ -62,7 +54,7 @@ class ClockRunawayTest {
 
   @Test
   void aKeyHeldAtAFarFutureVersionRefusesLaterWritesInsteadOfLosingThem() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject());
+    cluster = clusters.startInJvm(3, new JsonObject());
     String key = keyOwnedBy(RUNAWAY);
     skewRunawayNode();
     assertEquals(201, cluster.http(RUNAWAY).put(entity(key), "from the future").statusCode());

@@ -1,19 +1,18 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.placement.Rendezvous;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -34,20 +33,15 @@ class ClockSkewTest {
   private static final int SKEWED = 2;
   private static final AtomicInteger KEYS = new AtomicInteger();
 
-  @TempDir
-  static Path dataRoot;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static TestCluster cluster;
   static Rendezvous placement;
 
   @BeforeAll
   static void startCluster() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject());
+    cluster = clusters.startInJvm(3, new JsonObject());
     placement = new Rendezvous(cluster.config(0).cluster());
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    cluster.close();
   }
 
   @AfterEach

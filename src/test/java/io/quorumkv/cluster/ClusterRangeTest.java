@@ -1,6 +1,7 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.RawHttp;
@@ -13,19 +14,17 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,8 +73,8 @@ class ClusterRangeTest {
   private static final Comparator<String> BY_UTF8 = (a, b) ->
       Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 
-  @TempDir
-  static Path dir;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static ProcessCluster cluster;
   static Random random;
   static boolean bigRangeWritten;
@@ -89,15 +88,8 @@ class ClusterRangeTest {
         .put("replicaTimeoutMs", 10_000)
         .put("clusterSecret", SECRET)
         .put("antiEntropy", new JsonObject().put("intervalMs", 3_600_000));
-    cluster = ProcessCluster.start(new ProcessCluster.Options(3).conf(conf)
-        .jvmOptions("-Xms" + HEAP, "-Xmx" + HEAP).startTimeout(Duration.ofSeconds(150)), dir);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+    cluster = clusters.start(new ProcessCluster.Options(3).conf(conf)
+        .jvmOptions("-Xms" + HEAP, "-Xmx" + HEAP).startTimeout(Duration.ofSeconds(150)));
   }
 
   @Test

@@ -7,21 +7,20 @@ import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.GatedStore;
 import io.quorumkv.support.TestCluster;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 
 import static io.quorumkv.support.Http.text;
@@ -34,18 +33,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClusterTest {
   private static final String SECRET = "s3cret";
 
-  @TempDir
-  static Path dataRoot;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static TestCluster cluster;
 
   @BeforeAll
   static void startCluster() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject().put("clusterSecret", SECRET));
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    cluster.close();
+    cluster = clusters.startInJvm(3, new JsonObject().put("clusterSecret", SECRET));
   }
 
   @Test

@@ -1,19 +1,18 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.support.TestCluster;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,18 +44,13 @@ class ConcurrentWritersTest {
   private static final int DELETE_EVERY = 7;
   private static final Duration SETTLE = Duration.ofSeconds(30);
 
-  @TempDir
-  static Path dataRoot;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static TestCluster cluster;
 
   @BeforeAll
   static void startCluster() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject().put("hints", new JsonObject().put("retryMs", 500)));
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    cluster.close();
+    cluster = clusters.startInJvm(3, new JsonObject().put("hints", new JsonObject().put("retryMs", 500)));
   }
 
   /** One acknowledged write: its version, as the server returned it, and its value (null for a delete). */

@@ -1,16 +1,15 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -32,21 +31,14 @@ class ConnectAheadTest {
   private static final Pattern STREAMS = Pattern.compile("^quorumkv_batch_streams\\{peer=\"([^\"]+)\"[^}]*} (\\S+)$",
       Pattern.MULTILINE);
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void streamsOpenBeforeAnyRequestCloseWhenAPeerStopsAndReopenWhenItRejoins() throws Exception {
-    cluster = ProcessCluster.start(3, dir, new JsonObject().put("shutdownTimeoutMs", SHUTDOWN_TIMEOUT_MS));
+    cluster = clusters.start(3, new JsonObject().put("shutdownTimeoutMs", SHUTDOWN_TIMEOUT_MS));
     cluster.awaitAllSeeAll();
     awaitStreamsBetweenAll("the nodes start, before any request");
 

@@ -3,18 +3,17 @@ package io.quorumkv.cluster;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.TestCluster;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -31,20 +30,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConvergenceTest {
   private static final Duration CONVERGE = Duration.ofSeconds(20);
 
-  @TempDir
-  static Path dataRoot;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static TestCluster cluster;
   static int keys;
   private static final boolean[] stopped = new boolean[3];
 
   @BeforeAll
   static void startCluster() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject().put("hints", new JsonObject().put("retryMs", 300)));
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    cluster.close();
+    cluster = clusters.startInJvm(3, new JsonObject().put("hints", new JsonObject().put("retryMs", 300)));
   }
 
   @AfterEach

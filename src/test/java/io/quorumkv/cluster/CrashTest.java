@@ -3,6 +3,7 @@ package io.quorumkv.cluster;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.ReplicaCopy;
@@ -12,7 +13,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.URI;
@@ -20,7 +21,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,8 +58,8 @@ class CrashTest {
   /** How far a version may be ahead of this process's reading of the same wall clock. */
   private static final long CLOCK_SLACK_MS = 50;
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
   private final AtomicBoolean writing = new AtomicBoolean(true);
   private final List<Thread> writers = new ArrayList<>();
@@ -70,15 +70,12 @@ class CrashTest {
     for (Thread writer : writers) {
       writer.join(10_000);
     }
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   @Test
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
   void acknowledgedWritesSurviveRepeatedKill9AndReplicasConverge() throws Exception {
-    cluster = ProcessCluster.start(3, dir, new JsonObject()
+    cluster = clusters.start(3, new JsonObject()
         .put("replicaTimeoutMs", 1_000)
         .put("hints", new JsonObject().put("retryMs", 500))
         .put("hazelcast", new JsonObject().put("maxNoHeartbeatSeconds", 3)));

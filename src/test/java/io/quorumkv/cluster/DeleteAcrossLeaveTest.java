@@ -4,14 +4,14 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.HomeSet;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.support.TopologyView;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -44,25 +44,18 @@ class DeleteAcrossLeaveTest {
   /** Until A purged the tombstone (an exchange to copy it to B and confirm B, then a sweep), and for one more exchange. */
   private static final Duration PURGED = Duration.ofSeconds(120);
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void aDeleteStaysDeletedWhenTheReplicaThatMissedItLeaves() throws Exception {
-    cluster = ProcessCluster.start(new ProcessCluster.Options(3).conf(new JsonObject()
+    cluster = clusters.start(new ProcessCluster.Options(3).conf(new JsonObject()
         .put("storage", new JsonObject().put("purgeGraceMs", 2_000).put("sweepIntervalMs", 1_000))
         .put("hints", new JsonObject().put("windowMs", 1_000))
         // Long enough that no exchange repairs L between its restart and its leave.
         .put("antiEntropy", new JsonObject().put("intervalMs", 20_000)))
-        .startTimeout(START_TIMEOUT), dir);
+        .startTimeout(START_TIMEOUT));
     String key = keyLivingOn(A, L);
     String query = "/v0/entity?id=" + Http.encode(key) + "&ack=2&from=2";
     assertEquals(201, cluster.http(A).put(query, "old value").statusCode());

@@ -7,12 +7,14 @@ import com.hazelcast.core.HazelcastInstance;
 import io.quorumkv.config.HazelcastConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -58,8 +60,11 @@ class FrozenJoinTest {
   private static final Pattern THREAD = Pattern.compile("^\"([^\"]+)\"");
   private static final String EVENT_LOOP = "vert.x-eventloop-thread-";
 
+  /** The nodes' thread dumps (the cluster gets a directory of its own). */
   @TempDir
   Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
   private HazelcastInstance freezer;
   private volatile String lastStateChangeFailure = "";
@@ -68,14 +73,8 @@ class FrozenJoinTest {
 
   @AfterEach
   void cleanUp() {
-    try {
-      if (freezer != null) {
-        freezer.getLifecycleService().terminate();
-      }
-    } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
+    if (freezer != null) {
+      freezer.getLifecycleService().terminate();
     }
   }
 
@@ -85,7 +84,7 @@ class FrozenJoinTest {
   }
 
   private void run() throws Exception {
-    cluster = ProcessCluster.start(new ProcessCluster.Options(2).startTimeout(START_TIMEOUT), dir);
+    cluster = clusters.start(new ProcessCluster.Options(2).startTimeout(START_TIMEOUT));
     freezer = Hazelcast.newHazelcastInstance(memberConfig());
     Await.until("the cluster state is FROZEN", STATE_CHANGED_WITHIN, () -> changeState(ClusterState.FROZEN),
         () -> lastStateChangeFailure);

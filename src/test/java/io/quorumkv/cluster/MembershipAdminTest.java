@@ -2,19 +2,18 @@ package io.quorumkv.cluster;
 
 import io.quorumkv.admin.MembershipAdmin;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
 import io.quorumkv.support.NodeProcesses;
 import io.quorumkv.support.ReplicaCopy;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,22 +49,15 @@ class MembershipAdminTest {
   private static final int WRITE_ATTEMPTS = 5;
   private static final Duration CHANGE = Duration.ofSeconds(60);
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private NodeProcesses nodes;
-
-  @AfterEach
-  void stop() {
-    if (nodes != null) {
-      nodes.close();
-    }
-  }
 
   @Test
   @Timeout(value = 240, unit = TimeUnit.SECONDS)
   void refusalsSayWhyAndRemoveAndLeaveHandTheKeysOver() throws Exception {
     long started = System.nanoTime();
-    nodes = NodeProcesses.start(3, dir, new JsonObject()
+    nodes = clusters.startNodeProcesses(3, new JsonObject()
         .put("adminToken", TOKEN)
         .put("replicaTimeoutMs", 2_000)
         .put("transfer", new JsonObject().put("recordsPerSecond", TRANSFER_RECORDS_PER_SECOND))

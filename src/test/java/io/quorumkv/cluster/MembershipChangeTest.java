@@ -4,6 +4,7 @@ import io.quorumkv.support.AcknowledgedFloors;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.BulkWrites;
 import io.quorumkv.support.CheckedLoad;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.HomeSets;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.LastWriteWinsChecker.Read;
@@ -18,7 +19,7 @@ import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -97,8 +98,8 @@ class MembershipChangeTest {
   private static final int READS_PER_SECOND = 200;
   private static final int MAX_IN_FLIGHT = 2_000;
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
   private CheckedLoad load;
   private final LoadPhases phases = new LoadPhases();
@@ -110,14 +111,8 @@ class MembershipChangeTest {
   @AfterEach
   void cleanUp() throws InterruptedException {
     checkers.shutdownNow();
-    try {
-      if (load != null) {
-        load.stop();
-      }
-    } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
+    if (load != null) {
+      load.stop();
     }
   }
 
@@ -144,7 +139,7 @@ class MembershipChangeTest {
         .put("transfer", new JsonObject().put("recordsPerSecond", 10_000))
         .put("antiEntropy", new JsonObject().put("intervalMs", 2_000));
     long step = System.nanoTime();
-    cluster = ProcessCluster.start(new ProcessCluster.Options(3).conf(conf).startTimeout(START_TIMEOUT), dir);
+    cluster = clusters.start(new ProcessCluster.Options(3).conf(conf).startTimeout(START_TIMEOUT));
     say("3 nodes %s serving after %d ms", cluster.urls(), millisSince(step));
 
     // Phase 1: KEYS keys, then a few thousand of them deleted.

@@ -1,16 +1,15 @@
 package io.quorumkv.cluster;
 
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,19 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReplicaFailureTest {
   private static final String QUORUM = "&ack=2&from=3";
 
-  @TempDir
-  static Path dataRoot;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static TestCluster cluster;
   static int keys;
 
   @BeforeAll
   static void startCluster() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject());
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    cluster.close();
+    cluster = clusters.startInJvm(3, new JsonObject());
   }
 
   @AfterEach

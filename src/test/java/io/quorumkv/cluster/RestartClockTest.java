@@ -2,18 +2,17 @@ package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestCluster;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,18 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * write it coordinated beat later writes coordinated elsewhere.)
  */
 class RestartClockTest {
-  @TempDir
-  static Path dataRoot;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static TestCluster cluster;
 
   @BeforeAll
   static void startCluster() {
-    cluster = TestCluster.start(3, dataRoot, new JsonObject());
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    cluster.close();
+    cluster = clusters.startInJvm(3, new JsonObject());
   }
 
   @Test

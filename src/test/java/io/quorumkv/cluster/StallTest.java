@@ -3,19 +3,18 @@ package io.quorumkv.cluster;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,21 +53,14 @@ class StallTest {
   private static final int BURST = 48;
   private static final Duration CONVERGE = Duration.ofSeconds(30);
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void requestsNeedingAFrozenReplicaTimeOutOthersKeepTheirLatencyAndItCatchesUp() throws Exception {
-    cluster = ProcessCluster.start(3, dir, new JsonObject()
+    cluster = clusters.start(3, new JsonObject()
         .put("replicaTimeoutMs", REPLICA_TIMEOUT_MS)
         .put("hints", new JsonObject().put("retryMs", 500))
         .put("hazelcast", new JsonObject().put("maxNoHeartbeatSeconds", MAX_NO_HEARTBEAT_SECONDS)));
@@ -150,7 +142,7 @@ class StallTest {
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void aReplicaFrozenPastTheFailureDetectorIsDeclaredDownThenRejoinsAndCatchesUp() throws Exception {
     int maxNoHeartbeatSeconds = 3;
-    cluster = ProcessCluster.start(3, dir, new JsonObject()
+    cluster = clusters.start(3, new JsonObject()
         .put("replicaTimeoutMs", REPLICA_TIMEOUT_MS)
         .put("hints", new JsonObject().put("retryMs", 500))
         .put("hazelcast", new JsonObject().put("maxNoHeartbeatSeconds", maxNoHeartbeatSeconds)));

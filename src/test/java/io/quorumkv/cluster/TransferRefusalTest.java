@@ -3,19 +3,18 @@ package io.quorumkv.cluster;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.FakeClock;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.TopologyView;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,27 +51,20 @@ class TransferRefusalTest {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration CHANGE = Duration.ofSeconds(90);
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final ClusterExtension clusters = new ClusterExtension();
   private ProcessCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void aJoinerThatRefusesRecordsHoldsTheChangeUntilItHoldsThemAll() throws Exception {
     assumeTrue(FakeClock.library().isPresent(), "libfaketime is not installed (apt-get install faketime)");
     int joiner = 3;
-    cluster = ProcessCluster.start(new ProcessCluster.Options(3)
+    cluster = clusters.start(new ProcessCluster.Options(3)
         // A replica timeout of 5 s keeps the cutover step open for over 10 s: time enough to write during it.
         .conf(new JsonObject().put("transfer", new JsonObject().put("recordsPerSecond", 10_000))
             .put("replicaTimeoutMs", 5_000))
         .clockOffset(joiner, -JOINER_BEHIND_MS)
-        .startTimeout(START_TIMEOUT), dir);
+        .startTimeout(START_TIMEOUT));
     Map<String, String> written = new LinkedHashMap<>();
     for (int i = 0; i < KEYS; i++) {
       String key = String.format(Locale.ROOT, "refused-%04d", i);

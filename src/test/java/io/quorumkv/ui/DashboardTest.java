@@ -1,6 +1,7 @@
 package io.quorumkv.ui;
 
 import io.quorumkv.support.Await;
+import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.TestNode;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriverException;
@@ -53,8 +55,8 @@ class DashboardTest {
   private static final int LOAD_THREADS = 3;
   private static final Path SCREENSHOTS = Path.of("target", "dashboard");
 
-  @TempDir
-  static Path dir;
+  @RegisterExtension
+  static final ClusterExtension clusters = new ClusterExtension();
   static ProcessCluster cluster;
   static HeadlessChromium chromium;
   static ChromeDriver browser;
@@ -68,8 +70,8 @@ class DashboardTest {
     chromium = HeadlessChromium.start(1400, 1400);
     browser = chromium.driver;
     // A generous start: on a busy 2-core machine three JVMs starting at once take a while.
-    cluster = ProcessCluster.start(new ProcessCluster.Options(3).conf(new JsonObject().put("adminToken", TOKEN))
-        .startTimeout(Duration.ofSeconds(120)), dir);
+    cluster = clusters.start(new ProcessCluster.Options(3).conf(new JsonObject().put("adminToken", TOKEN))
+        .startTimeout(Duration.ofSeconds(120)));
   }
 
   @AfterAll
@@ -77,9 +79,6 @@ class DashboardTest {
     stopLoad();
     if (chromium != null) {
       chromium.close();
-    }
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
