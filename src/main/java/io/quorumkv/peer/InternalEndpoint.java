@@ -62,22 +62,25 @@ public enum InternalEndpoint {
     return handler;
   }
 
-  /** How long a caller waits for an endpoint's answer. */
+  /** How long a caller waits for an endpoint's answer, and for a connection to it. */
   public enum Timeout {
     /** No node calls it; tools and tests set their own. */
     NONE("none (tools and tests)"),
     /** Each operation: {@code replicaTimeoutMs} from when it was asked, plus 1 ms per 4 KiB of its bytes. */
     REPLICA("replicaTimeoutMs per operation, plus 1 ms per 4 KiB it carries"),
-    /** The first replica's lock wait (2 replica timeouts), a quorum read and a write, and one more. */
-    CONDITIONAL("5 x replicaTimeoutMs"),
-    /** A stream: its first byte within the open timeout, then data at least every idle timeout. */
+    /**
+     * The first replica's lock wait (2 replica timeouts), a quorum read and a write, and one more;
+     * connecting to it takes no longer than to any replica.
+     */
+    CONDITIONAL("5 x replicaTimeoutMs, connecting within replicaTimeoutMs"),
+    /** A stream: its first byte (connecting included) within the open timeout, then data at least every idle timeout. */
     STREAM("10 s to the first byte, then 30 s between data"),
-    /** Each request of an exchange. */
+    /** Each request of an exchange: a tree request answers in memory, a keys request reads a few segments. */
     TREE("30 s");
 
-    /** A stream's first byte. */
+    /** A stream's first byte, connecting included. */
     public static final long STREAM_OPEN_MS = 10_000;
-    /** A stream's data, once it started. */
+    /** A stream's data, once it started: past this the merge gives up on a node it needs. */
     public static final long STREAM_IDLE_MS = 30_000;
     public static final long TREE_MS = 30_000;
 
@@ -100,6 +103,11 @@ public enum InternalEndpoint {
         case STREAM -> STREAM_OPEN_MS;
         case TREE -> TREE_MS;
       };
+    }
+
+    /** How long connecting may take with this conf: as long as the answer, but a conditional write's. */
+    public long connectMillis(NodeConfig config) {
+      return this == CONDITIONAL ? config.replicaTimeoutMs() : millis(config);
     }
   }
 }
