@@ -73,7 +73,10 @@ public enum InternalEndpoint {
      * connecting to it takes no longer than to any replica.
      */
     CONDITIONAL("5 x replicaTimeoutMs, connecting within replicaTimeoutMs"),
-    /** A stream: its first byte (connecting included) within the open timeout, then data at least every idle timeout. */
+    /**
+     * A stream: its first byte (connecting included) within the open timeout, then data at least
+     * every idle timeout.
+     */
     STREAM("10 s to the first byte, then 30 s between data"),
     /** Each request of an exchange: a tree request answers in memory, a keys request reads a few segments. */
     TREE("30 s");

@@ -2,14 +2,12 @@ package io.quorumkv.range;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.storage.RangeEntry;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.parsetools.RecordParser;
 
 import java.util.ArrayDeque;
@@ -25,10 +23,10 @@ public final class RemoteRangeSource implements RangeSource {
   static final int MAX_BUFFERED_BYTES = 256 * 1024;
   static final int MAX_BUFFERED_RECORDS = 1024;
 
-  private final HttpClient client;
+  private final PeerClient client;
+  private final InternalEndpoint endpoint;
   private final NodeUrl node;
-  private final String uri;
-  private final String secret;
+  private final String query;
   private final int maxPayloadBytes;
   private final ArrayDeque<RangeEntry> buffered = new ArrayDeque<>();
   private Listener listener;
@@ -44,12 +42,16 @@ public final class RemoteRangeSource implements RangeSource {
   private boolean closed;
   private boolean failed;
 
-  /** @param uri the path and query of the internal range request */
-  public RemoteRangeSource(HttpClient client, NodeUrl node, String uri, String secret, int maxPayloadBytes) {
+  /**
+   * @param endpoint the endpoint streaming the records: {@link InternalEndpoint#RANGE} or {@link InternalEndpoint#TRANSFER}
+   * @param query    its encoded query string
+   */
+  public RemoteRangeSource(PeerClient client, InternalEndpoint endpoint, NodeUrl node, String query,
+                           int maxPayloadBytes) {
     this.client = client;
+    this.endpoint = endpoint;
     this.node = node;
-    this.uri = uri;
-    this.secret = secret;
+    this.query = query;
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
@@ -61,12 +63,7 @@ public final class RemoteRangeSource implements RangeSource {
   @Override
   public void start(Listener listener) {
     this.listener = listener;
-    RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(node.host()).setPort(node.port())
-        .setURI(uri);
-    if (secret != null) {
-      options.putHeader(InternalEndpoint.SECRET_HEADER, secret);
-    }
-    client.request(options).compose(opened -> {
+    client.request(client.options(endpoint, node, query)).compose(opened -> {
       request = opened;
       return closed ? opened.reset().map((HttpClientResponse) null) : opened.send();
     }).onComplete(sent -> {
