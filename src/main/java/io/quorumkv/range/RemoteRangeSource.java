@@ -10,7 +10,7 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.parsetools.RecordParser;
 
-import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * Another node's store as a {@link RangeSource}: its {@link RangeProtocol} stream, parsed frame by
@@ -19,17 +19,14 @@ import java.util.ArrayDeque;
  * scan waits on its full write queue; reading resumes when the merge has taken half of them.
  * A stream that ends or breaks before its end frame is a failure, never a shorter range.
  */
-public final class RemoteRangeSource implements RangeSource {
+public final class RemoteRangeSource extends BufferedRangeSource {
   static final int MAX_BUFFERED_BYTES = 256 * 1024;
   static final int MAX_BUFFERED_RECORDS = 1024;
 
   private final PeerClient client;
   private final InternalEndpoint endpoint;
-  private final NodeUrl node;
   private final String query;
   private final int maxPayloadBytes;
-  private final ArrayDeque<RangeEntry> buffered = new ArrayDeque<>();
-  private Listener listener;
   private HttpClientRequest request;
   private RecordParser parser;
   private RangeProtocol.Header header;
@@ -37,10 +34,7 @@ public final class RemoteRangeSource implements RangeSource {
   private long bufferedBytes;
   private long received;
   private boolean paused;
-  private boolean endFrame;
   private boolean responseEnded;
-  private boolean closed;
-  private boolean failed;
 
   /**
    * @param endpoint the endpoint streaming the records: {@link InternalEndpoint#RANGE} or {@link InternalEndpoint#TRANSFER}
@@ -48,26 +42,20 @@ public final class RemoteRangeSource implements RangeSource {
    */
   public RemoteRangeSource(PeerClient client, InternalEndpoint endpoint, NodeUrl node, String query,
                            int maxPayloadBytes) {
+    super(node);
     this.client = client;
     this.endpoint = endpoint;
-    this.node = node;
     this.query = query;
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
   @Override
-  public NodeUrl node() {
-    return node;
-  }
-
-  @Override
-  public void start(Listener listener) {
-    this.listener = listener;
-    client.request(client.options(endpoint, node, query)).compose(opened -> {
+  void open() {
+    client.request(client.options(endpoint, node(), query)).compose(opened -> {
       request = opened;
-      return closed ? opened.reset().map((HttpClientResponse) null) : opened.send();
+      return closed() ? opened.reset().map((HttpClientResponse) null) : opened.send();
     }).onComplete(sent -> {
-      if (closed) {
+      if (closed()) {
         return;
       }
       if (sent.failed()) {
@@ -84,18 +72,18 @@ public final class RemoteRangeSource implements RangeSource {
     responseHeaders = response.headers();
     parser = RecordParser.newFixed(RangeProtocol.HEADER_BYTES, response);
     parser.exceptionHandler(failure -> {
-      if (!endFrame) {
+      if (!ended()) {
         fail(describe(failure) + " after " + received + " records");
       }
     });
     parser.endHandler(ended -> {
       responseEnded = true;
-      if (!endFrame) {
+      if (!ended()) {
         fail("stream ended without its end frame after " + received + " records");
       }
     });
     parser.handler(frame -> {
-      if (closed || failed) {
+      if (!live()) {
         return;
       }
       try {
@@ -116,28 +104,24 @@ public final class RemoteRangeSource implements RangeSource {
     byte kind = header.kind();
     header = null;
     parser.fixedSizeMode(RangeProtocol.HEADER_BYTES);
-    if (endFrame) {
+    if (ended()) {
       throw new IllegalArgumentException("a frame after the end frame");
     }
-    boolean wasEmpty = buffered.isEmpty();
     if (kind == RangeProtocol.END) {
       long sent = RangeProtocol.decodeEnd(frame);
       if (sent != received) {
         throw new IllegalArgumentException("end frame counts " + sent + " records, " + received + " arrived");
       }
-      endFrame = true;
-    } else {
-      RangeEntry entry = RangeProtocol.decodeRecord(frame);
-      buffered.add(entry);
-      bufferedBytes += sizeOf(entry);
-      received++;
-      if (!paused && (bufferedBytes >= MAX_BUFFERED_BYTES || buffered.size() >= MAX_BUFFERED_RECORDS)) {
-        paused = true;
-        parser.pause();
-      }
+      arrived(List.of(), true);
+      return;
     }
-    if (wasEmpty) {
-      listener.ready();
+    RangeEntry entry = RangeProtocol.decodeRecord(frame);
+    bufferedBytes += sizeOf(entry);
+    received++;
+    arrived(List.of(entry), false);
+    if (!paused && (bufferedBytes >= MAX_BUFFERED_BYTES || bufferedRecords() >= MAX_BUFFERED_RECORDS)) {
+      paused = true;
+      parser.pause();
     }
   }
 
@@ -147,46 +131,17 @@ public final class RemoteRangeSource implements RangeSource {
   }
 
   @Override
-  public RangeEntry peek() {
-    return buffered.peek();
-  }
-
-  @Override
-  public RangeEntry poll() {
-    RangeEntry entry = buffered.poll();
+  void taken(RangeEntry entry) {
     bufferedBytes -= sizeOf(entry);
-    if (paused && bufferedBytes < MAX_BUFFERED_BYTES / 2 && buffered.size() < MAX_BUFFERED_RECORDS / 2) {
+    if (paused && bufferedBytes < MAX_BUFFERED_BYTES / 2 && bufferedRecords() < MAX_BUFFERED_RECORDS / 2) {
       paused = false;
       parser.resume();
     }
-    return entry;
   }
 
+  /** Drops the connection, unless the stream was read to its end. */
   @Override
-  public boolean exhausted() {
-    return endFrame && buffered.isEmpty();
-  }
-
-  @Override
-  public boolean started() {
-    return endFrame || received > 0;
-  }
-
-  private void fail(String reason) {
-    if (!failed && !closed) {
-      failed = true;
-      listener.failed(this, new RangeSourceException(node + ": " + reason));
-    }
-  }
-
-  /** Drops what is buffered and, unless the stream was read to its end, the connection. */
-  @Override
-  public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    buffered.clear();
+  void abandon() {
     if (request != null && !responseEnded) {
       request.reset();
     }
@@ -194,10 +149,5 @@ public final class RemoteRangeSource implements RangeSource {
 
   private static long sizeOf(RangeEntry entry) {
     return entry.key().length + entry.value().length;
-  }
-
-  private static String describe(Throwable failure) {
-    String message = failure.getMessage();
-    return message == null ? failure.getClass().getSimpleName() : message;
   }
 }
