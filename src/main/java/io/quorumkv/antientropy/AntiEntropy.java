@@ -26,8 +26,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class AntiEntropy {
   private static final System.Logger LOG = System.getLogger(AntiEntropy.class.getName());
-  /** A tree request answers in memory; a keys request reads at most SEGMENTS_PER_REQUEST segments. */
-  private static final long REQUEST_TIMEOUT_MS = 30_000;
 
   private final NodeConfig config;
   private final PeerTrees trees;
@@ -72,7 +70,7 @@ public final class AntiEntropy {
   /** Call on the context that will run the exchanges, with replicas created on it. */
   public void start(Vertx vertx, ReplicaDirectory replicas) {
     this.replicas = replicas;
-    this.client = new TreeClient(vertx, config.url(), config.clusterSecret(), REQUEST_TIMEOUT_MS);
+    this.client = new TreeClient(vertx, config);
     this.throttle = new Throttle(vertx, config.antiEntropy().recordsPerSecond(), config.antiEntropy().bytesPerSecond());
   }
 

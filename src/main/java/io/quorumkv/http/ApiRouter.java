@@ -39,9 +39,7 @@ public final class ApiRouter {
     long lockWaitMs = 2 * config.replicaTimeoutMs();
     ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()),
         api.keyLocks(), api.wallClock(), lockWaitMs);
-    // The first replica's answer takes its lock wait, a quorum read and a write: one replica timeout each, and one more.
-    ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config.url(), config.clusterSecret(),
-        config.replicaTimeoutMs(), lockWaitMs + 3 * config.replicaTimeoutMs());
+    ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config);
     EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
         topology::current, api.wallClock(), new LargeReads(api.admission()));
     RangeHandler range = new RangeHandler(vertx, api.storage(),

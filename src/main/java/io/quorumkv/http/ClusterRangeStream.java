@@ -1,6 +1,6 @@
 package io.quorumkv.http;
 
-import io.quorumkv.range.ClusterRange;
+import io.quorumkv.peer.InternalEndpoint.Timeout;
 import io.quorumkv.range.RangeMerge;
 import io.quorumkv.range.RangeSource;
 import io.quorumkv.range.RangeSourceException;
@@ -121,7 +121,7 @@ final class ClusterRangeStream implements RangeSource.Listener {
     }
     cancelTimer();
     timed = source;
-    long timeoutMs = source.started() ? ClusterRange.IDLE_TIMEOUT_MS : ClusterRange.OPEN_TIMEOUT_MS;
+    long timeoutMs = source.started() ? Timeout.STREAM_IDLE_MS : Timeout.STREAM_OPEN_MS;
     timer = vertx.setTimer(timeoutMs, fired -> {
       timer = -1;
       if (!finished && merge.waitingFor() == source) {

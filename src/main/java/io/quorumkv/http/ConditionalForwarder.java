@@ -1,50 +1,43 @@
 package io.quorumkv.http;
 
+import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
-import io.quorumkv.peer.PeerClientOptions;
-import io.quorumkv.replication.InternalProtocol;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 
 /**
  * Sends a conditional write to the key's first live replica, which serializes them
- * ({@link InternalProtocol#CONDITIONAL_PATH}), and relays its answer to the client as it is.
+ * ({@link InternalEndpoint#CONDITIONAL_PUT}, {@link InternalEndpoint#CONDITIONAL_DELETE}), and relays
+ * its answer to the client as it is.
  * One per HTTP verticle: its connections stay on that event loop.
  */
 final class ConditionalForwarder {
   private static final String[] RELAYED_HEADERS = {
       ApiHeaders.VERSION, ApiHeaders.ETAG, HttpHeaders.CONTENT_TYPE.toString()};
 
-  private final WebClient client;
-  private final String secret;
-  private final long timeoutMs;
+  private final PeerClient client;
 
-  /** @param timeoutMs how long the first replica may take to answer, lock wait included */
-  ConditionalForwarder(Vertx vertx, NodeUrl self, String secret, long connectTimeoutMs, long timeoutMs) {
-    this.client = WebClient.create(vertx, PeerClientOptions.from(self, connectTimeoutMs));
-    this.secret = secret;
-    this.timeoutMs = timeoutMs;
+  ConditionalForwarder(Vertx vertx, NodeConfig config) {
+    this.client = new PeerClient(vertx, config, InternalEndpoint.Timeout.CONDITIONAL, new PoolOptions());
   }
 
   void forward(RoutingContext ctx, NodeUrl firstReplica, byte[] body) {
     HttpServerRequest incoming = ctx.request();
-    String query = incoming.query();
-    HttpRequest<Buffer> request = client.request(incoming.method(), firstReplica.port(), firstReplica.host(),
-            InternalEndpoint.CONDITIONAL_PUT.path() + (query == null ? "" : "?" + query))
-        .timeout(timeoutMs);
+    InternalEndpoint endpoint = incoming.method() == HttpMethod.DELETE
+        ? InternalEndpoint.CONDITIONAL_DELETE : InternalEndpoint.CONDITIONAL_PUT;
+    HttpRequest<Buffer> request = client.webRequest(endpoint, firstReplica, incoming.query());
     copyHeader(incoming, request, HttpHeaders.IF_MATCH);
     copyHeader(incoming, request, HttpHeaders.IF_NONE_MATCH);
-    if (secret != null) {
-      request.putHeader(InternalEndpoint.SECRET_HEADER, secret);
-    }
     request.sendBuffer(body == null ? null : Buffer.buffer(body)).onComplete(answered -> {
       if (answered.failed()) {
         ClientErrors.sendNotEnoughReplicas(ctx, "conditional write: the key's first replica " + firstReplica

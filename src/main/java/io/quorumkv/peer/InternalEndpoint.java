@@ -21,7 +21,7 @@ public enum InternalEndpoint {
   CONDITIONAL_DELETE(HttpMethod.DELETE, "/internal/v0/conditional", Timeout.CONDITIONAL,
       "http.EntityHandler#deleteForwarded"),
   /** The records a node gains in the streaming step of a topology change. */
-  TRANSFER(HttpMethod.GET, "/internal/v0/transfer", Timeout.STREAM, "topology.TransferHandler#handle"),
+  TRANSFER(HttpMethod.GET, "/internal/v0/transfer", Timeout.TRANSFER, "topology.TransferHandler#handle"),
   /** Every record a node stores in a key range, for a cluster-wide range. */
   RANGE(HttpMethod.GET, "/internal/v0/range", Timeout.STREAM, "range.InternalRangeHandler#handle"),
   /** Anti-entropy: compare tree roots, then branches, then list keys, then report an exchange done. */
@@ -62,22 +62,33 @@ public enum InternalEndpoint {
     return handler;
   }
 
-  /** How long a caller waits for an endpoint's answer. */
+  /** How long a caller waits for an endpoint's answer, and for a connection to it. */
   public enum Timeout {
     /** No node calls it; tools and tests set their own. */
     NONE("none (tools and tests)"),
     /** Each operation: {@code replicaTimeoutMs} from when it was asked, plus 1 ms per 4 KiB of its bytes. */
     REPLICA("replicaTimeoutMs per operation, plus 1 ms per 4 KiB it carries"),
-    /** The first replica's lock wait (2 replica timeouts), a quorum read and a write, and one more. */
-    CONDITIONAL("5 x replicaTimeoutMs"),
-    /** A stream: its first byte within the open timeout, then data at least every idle timeout. */
+    /**
+     * The first replica's lock wait (2 replica timeouts), a quorum read and a write, and one more;
+     * connecting to it takes no longer than to any replica.
+     */
+    CONDITIONAL("5 x replicaTimeoutMs, connecting within replicaTimeoutMs"),
+    /**
+     * A stream: its first byte (connecting included) within the open timeout, then data at least
+     * every idle timeout.
+     */
     STREAM("10 s to the first byte, then 30 s between data"),
-    /** Each request of an exchange. */
+    /**
+     * A transfer: connecting within the open timeout, then as long as its source sends (the
+     * receiver shows a stalled one in {@code /v0/cluster}; it resumes from its cursor when restarted).
+     */
+    TRANSFER("10 s to connect, then none"),
+    /** Each request of an exchange: a tree request answers in memory, a keys request reads a few segments. */
     TREE("30 s");
 
-    /** A stream's first byte. */
+    /** A stream's first byte, connecting included. */
     public static final long STREAM_OPEN_MS = 10_000;
-    /** A stream's data, once it started. */
+    /** A stream's data, once it started: past this the merge gives up on a node it needs. */
     public static final long STREAM_IDLE_MS = 30_000;
     public static final long TREE_MS = 30_000;
 
@@ -91,15 +102,20 @@ public enum InternalEndpoint {
       return description;
     }
 
-    /** The wait in milliseconds with this conf: for a stream, until its first byte; 0 for none. */
+    /** The wait in milliseconds with this conf: for a stream, until its first byte (a transfer: its connection); 0 for none. */
     public long millis(NodeConfig config) {
       return switch (this) {
         case NONE -> 0;
         case REPLICA -> config.replicaTimeoutMs();
         case CONDITIONAL -> 5 * config.replicaTimeoutMs();
-        case STREAM -> STREAM_OPEN_MS;
+        case STREAM, TRANSFER -> STREAM_OPEN_MS;
         case TREE -> TREE_MS;
       };
+    }
+
+    /** How long connecting may take with this conf: as long as the answer, but a conditional write's. */
+    public long connectMillis(NodeConfig config) {
+      return this == CONDITIONAL ? config.replicaTimeoutMs() : millis(config);
     }
   }
 }

@@ -4,11 +4,10 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
-import io.quorumkv.peer.PeerClientOptions;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.placement.ReplicaPlacement;
 import io.quorumkv.storage.StorageService;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.PoolOptions;
 
 import java.net.URLEncoder;
@@ -23,10 +22,6 @@ import java.util.function.Supplier;
  * event loop's own (one connection per remote node per range request in progress).
  */
 public final class ClusterRange {
-  /** How long a node may take to send the first frame of its stream (connecting included). */
-  public static final long OPEN_TIMEOUT_MS = 10_000;
-  /** How long the merge waits for the next frame of a node it needs before giving up on the range. */
-  public static final long IDLE_TIMEOUT_MS = 30_000;
   /** Ranges in progress at once through one event loop to one node; more wait for a connection. */
   private static final int MAX_CONNECTIONS_PER_NODE = 16;
   /**
@@ -42,7 +37,7 @@ public final class ClusterRange {
   private final LiveNodes liveNodes;
   private final Supplier<? extends ReplicaPlacement> topology;
   private final StorageService storage;
-  private final HttpClient client;
+  private final PeerClient client;
 
   /** Call on the event loop that will run the ranges: the client's connections stay on it. */
   public ClusterRange(Vertx vertx, NodeConfig config, Supplier<? extends ReplicaPlacement> topology, LiveNodes liveNodes,
@@ -51,9 +46,9 @@ public final class ClusterRange {
     this.topology = topology;
     this.liveNodes = liveNodes;
     this.storage = storage;
-    this.client = vertx.createHttpClient(PeerClientOptions.from(config.url(), OPEN_TIMEOUT_MS)
-            .setReceiveBufferSize(RECEIVE_BUFFER_BYTES),
-        new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_NODE));
+    this.client = new PeerClient(vertx, config, InternalEndpoint.Timeout.STREAM,
+        new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_NODE),
+        options -> options.setReceiveBufferSize(RECEIVE_BUFFER_BYTES));
   }
 
   /** The nodes of the topology that membership sees down: a cluster range needs none. */
@@ -67,14 +62,14 @@ public final class ClusterRange {
 
   /** One unstarted source per node of the topology for {@code [start, end)} ({@code end} null for no bound). */
   public List<RangeSource> sources(byte[] start, byte[] end) {
-    String uri = InternalEndpoint.RANGE.path() + "?start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
+    String query = "start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
     int maxPayloadBytes = (int) Math.min(Integer.MAX_VALUE - FRAME_OVERHEAD_BYTES, config.maxBodyBytes())
         + FRAME_OVERHEAD_BYTES;
     List<RangeSource> sources = new ArrayList<>();
     for (NodeUrl node : topology.get().readNodes()) {
       sources.add(node.equals(config.url())
           ? new LocalRangeSource(node, storage, start, end)
-          : new RemoteRangeSource(client, node, uri, config.clusterSecret(), maxPayloadBytes));
+          : new RemoteRangeSource(client, InternalEndpoint.RANGE, node, query, maxPayloadBytes));
     }
     return sources;
   }

@@ -6,54 +6,39 @@ import io.quorumkv.storage.RangeCursor;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.StorageService;
 
-import java.util.ArrayDeque;
-
 /**
  * This node's own store as a {@link RangeSource}: a cursor read a batch at a time on a storage
  * worker, the next batch fetched once the buffered one runs low, so at most about two batches
  * are held. The cursor is closed at the end of the scan or on {@link #close()}, whichever is first.
  */
-final class LocalRangeSource implements RangeSource {
+final class LocalRangeSource extends BufferedRangeSource {
   static final int BATCH_RECORDS = 256;
   static final int BATCH_BYTES = 256 * 1024;
   private static final int LOW_WATER_RECORDS = BATCH_RECORDS / 4;
 
-  private final NodeUrl self;
   private final StorageService storage;
   private final byte[] start;
   private final byte[] end;
-  private final ArrayDeque<RangeEntry> buffered = new ArrayDeque<>();
-  private Listener listener;
   private RangeCursor cursor;
   private boolean opening;
   private boolean fetching;
-  private boolean last;
-  private boolean started;
-  private boolean closed;
-  private boolean failed;
 
   LocalRangeSource(NodeUrl self, StorageService storage, byte[] start, byte[] end) {
-    this.self = self;
+    super(self);
     this.storage = storage;
     this.start = start;
     this.end = end;
   }
 
   @Override
-  public NodeUrl node() {
-    return self;
-  }
-
-  @Override
-  public void start(Listener listener) {
-    this.listener = listener;
+  void open() {
     opening = true;
     storage.openRange(start, end).onComplete(opened -> {
       opening = false;
       if (opened.succeeded()) {
         cursor = opened.result();
       }
-      if (closed) {
+      if (closed()) {
         release();
       } else if (opened.failed()) {
         fail(opened.cause());
@@ -67,7 +52,7 @@ final class LocalRangeSource implements RangeSource {
     fetching = true;
     storage.nextRecords(cursor, BATCH_RECORDS, BATCH_BYTES).onComplete(next -> {
       fetching = false;
-      if (closed) {
+      if (closed()) {
         release();
         return;
       }
@@ -76,56 +61,32 @@ final class LocalRangeSource implements RangeSource {
         return;
       }
       RangeBatch batch = next.result();
-      boolean wasEmpty = buffered.isEmpty();
-      buffered.addAll(batch.entries());
-      last = batch.last();
-      started = true;
-      if (last) {
+      if (batch.last()) {
         release();
       }
-      if (buffered.isEmpty() && !last) {
-        fetch(); // a stretch of the store with nothing in range left; keep scanning
-      } else if (wasEmpty) {
-        listener.ready();
+      // A stretch of the store with nothing in range left: keep scanning (the listener hears nothing).
+      boolean scanOn = !batch.last() && batch.entries().isEmpty() && bufferedRecords() == 0;
+      arrived(batch.entries(), batch.last());
+      if (scanOn) {
+        fetch();
       }
     });
   }
 
   @Override
-  public RangeEntry peek() {
-    return buffered.peek();
-  }
-
-  @Override
-  public RangeEntry poll() {
-    RangeEntry entry = buffered.poll();
-    if (buffered.size() <= LOW_WATER_RECORDS && !last && !fetching && !closed && !failed) {
+  void taken(RangeEntry entry) {
+    if (bufferedRecords() <= LOW_WATER_RECORDS && !ended() && !fetching && live()) {
       fetch();
     }
-    return entry;
-  }
-
-  @Override
-  public boolean exhausted() {
-    return last && buffered.isEmpty();
-  }
-
-  @Override
-  public boolean started() {
-    return started;
   }
 
   private void fail(Throwable cause) {
-    failed = true;
     release();
-    String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-    listener.failed(this, new RangeSourceException(self + " (this node): " + message));
+    fail(describe(cause));
   }
 
   @Override
-  public void close() {
-    closed = true;
-    buffered.clear();
+  void abandon() {
     if (!opening && !fetching) {
       release();
     }
@@ -137,5 +98,10 @@ final class LocalRangeSource implements RangeSource {
       storage.closeRange(cursor);
       cursor = null;
     }
+  }
+
+  @Override
+  public String toString() {
+    return super.toString() + " (this node)";
   }
 }

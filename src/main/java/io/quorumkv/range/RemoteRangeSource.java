@@ -2,17 +2,15 @@ package io.quorumkv.range;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.storage.RangeEntry;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.parsetools.RecordParser;
 
-import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * Another node's store as a {@link RangeSource}: its {@link RangeProtocol} stream, parsed frame by
@@ -21,17 +19,14 @@ import java.util.ArrayDeque;
  * scan waits on its full write queue; reading resumes when the merge has taken half of them.
  * A stream that ends or breaks before its end frame is a failure, never a shorter range.
  */
-public final class RemoteRangeSource implements RangeSource {
+public final class RemoteRangeSource extends BufferedRangeSource {
   static final int MAX_BUFFERED_BYTES = 256 * 1024;
   static final int MAX_BUFFERED_RECORDS = 1024;
 
-  private final HttpClient client;
-  private final NodeUrl node;
-  private final String uri;
-  private final String secret;
+  private final PeerClient client;
+  private final InternalEndpoint endpoint;
+  private final String query;
   private final int maxPayloadBytes;
-  private final ArrayDeque<RangeEntry> buffered = new ArrayDeque<>();
-  private Listener listener;
   private HttpClientRequest request;
   private RecordParser parser;
   private RangeProtocol.Header header;
@@ -39,38 +34,28 @@ public final class RemoteRangeSource implements RangeSource {
   private long bufferedBytes;
   private long received;
   private boolean paused;
-  private boolean endFrame;
   private boolean responseEnded;
-  private boolean closed;
-  private boolean failed;
 
-  /** @param uri the path and query of the internal range request */
-  public RemoteRangeSource(HttpClient client, NodeUrl node, String uri, String secret, int maxPayloadBytes) {
+  /**
+   * @param endpoint the endpoint streaming the records: {@link InternalEndpoint#RANGE} or {@link InternalEndpoint#TRANSFER}
+   * @param query    its encoded query string
+   */
+  public RemoteRangeSource(PeerClient client, InternalEndpoint endpoint, NodeUrl node, String query,
+                           int maxPayloadBytes) {
+    super(node);
     this.client = client;
-    this.node = node;
-    this.uri = uri;
-    this.secret = secret;
+    this.endpoint = endpoint;
+    this.query = query;
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
   @Override
-  public NodeUrl node() {
-    return node;
-  }
-
-  @Override
-  public void start(Listener listener) {
-    this.listener = listener;
-    RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(node.host()).setPort(node.port())
-        .setURI(uri);
-    if (secret != null) {
-      options.putHeader(InternalEndpoint.SECRET_HEADER, secret);
-    }
-    client.request(options).compose(opened -> {
+  void open() {
+    client.request(client.options(endpoint, node(), query)).compose(opened -> {
       request = opened;
-      return closed ? opened.reset().map((HttpClientResponse) null) : opened.send();
+      return closed() ? opened.reset().map((HttpClientResponse) null) : opened.send();
     }).onComplete(sent -> {
-      if (closed) {
+      if (closed()) {
         return;
       }
       if (sent.failed()) {
@@ -87,18 +72,18 @@ public final class RemoteRangeSource implements RangeSource {
     responseHeaders = response.headers();
     parser = RecordParser.newFixed(RangeProtocol.HEADER_BYTES, response);
     parser.exceptionHandler(failure -> {
-      if (!endFrame) {
+      if (!ended()) {
         fail(describe(failure) + " after " + received + " records");
       }
     });
     parser.endHandler(ended -> {
       responseEnded = true;
-      if (!endFrame) {
+      if (!ended()) {
         fail("stream ended without its end frame after " + received + " records");
       }
     });
     parser.handler(frame -> {
-      if (closed || failed) {
+      if (!live()) {
         return;
       }
       try {
@@ -119,28 +104,24 @@ public final class RemoteRangeSource implements RangeSource {
     byte kind = header.kind();
     header = null;
     parser.fixedSizeMode(RangeProtocol.HEADER_BYTES);
-    if (endFrame) {
+    if (ended()) {
       throw new IllegalArgumentException("a frame after the end frame");
     }
-    boolean wasEmpty = buffered.isEmpty();
     if (kind == RangeProtocol.END) {
       long sent = RangeProtocol.decodeEnd(frame);
       if (sent != received) {
         throw new IllegalArgumentException("end frame counts " + sent + " records, " + received + " arrived");
       }
-      endFrame = true;
-    } else {
-      RangeEntry entry = RangeProtocol.decodeRecord(frame);
-      buffered.add(entry);
-      bufferedBytes += sizeOf(entry);
-      received++;
-      if (!paused && (bufferedBytes >= MAX_BUFFERED_BYTES || buffered.size() >= MAX_BUFFERED_RECORDS)) {
-        paused = true;
-        parser.pause();
-      }
+      arrived(List.of(), true);
+      return;
     }
-    if (wasEmpty) {
-      listener.ready();
+    RangeEntry entry = RangeProtocol.decodeRecord(frame);
+    bufferedBytes += sizeOf(entry);
+    received++;
+    arrived(List.of(entry), false);
+    if (!paused && (bufferedBytes >= MAX_BUFFERED_BYTES || bufferedRecords() >= MAX_BUFFERED_RECORDS)) {
+      paused = true;
+      parser.pause();
     }
   }
 
@@ -150,46 +131,17 @@ public final class RemoteRangeSource implements RangeSource {
   }
 
   @Override
-  public RangeEntry peek() {
-    return buffered.peek();
-  }
-
-  @Override
-  public RangeEntry poll() {
-    RangeEntry entry = buffered.poll();
+  void taken(RangeEntry entry) {
     bufferedBytes -= sizeOf(entry);
-    if (paused && bufferedBytes < MAX_BUFFERED_BYTES / 2 && buffered.size() < MAX_BUFFERED_RECORDS / 2) {
+    if (paused && bufferedBytes < MAX_BUFFERED_BYTES / 2 && bufferedRecords() < MAX_BUFFERED_RECORDS / 2) {
       paused = false;
       parser.resume();
     }
-    return entry;
   }
 
+  /** Drops the connection, unless the stream was read to its end. */
   @Override
-  public boolean exhausted() {
-    return endFrame && buffered.isEmpty();
-  }
-
-  @Override
-  public boolean started() {
-    return endFrame || received > 0;
-  }
-
-  private void fail(String reason) {
-    if (!failed && !closed) {
-      failed = true;
-      listener.failed(this, new RangeSourceException(node + ": " + reason));
-    }
-  }
-
-  /** Drops what is buffered and, unless the stream was read to its end, the connection. */
-  @Override
-  public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    buffered.clear();
+  void abandon() {
     if (request != null && !responseEnded) {
       request.reset();
     }
@@ -197,10 +149,5 @@ public final class RemoteRangeSource implements RangeSource {
 
   private static long sizeOf(RangeEntry entry) {
     return entry.key().length + entry.value().length;
-  }
-
-  private static String describe(Throwable failure) {
-    String message = failure.getMessage();
-    return message == null ? failure.getClass().getSimpleName() : message;
   }
 }

@@ -2,12 +2,11 @@ package io.quorumkv.replication;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.net.NetSocket;
@@ -37,9 +36,8 @@ final class BatchStream {
   }
 
   private final ContextInternal context;
-  private final HttpClient client;
+  private final PeerClient client;
   private final NodeUrl node;
-  private final String secret;
   private final int maxAnswerBytes;
   private final long upgradeTimeoutMs;
   private final long keepAliveMs;
@@ -55,15 +53,14 @@ final class BatchStream {
    * @param keepAliveMs      how long the stream may stay idle before it sends an empty batch
    * @param observer         told when the connection opens and closes
    */
-  BatchStream(ContextInternal context, HttpClient client, NodeUrl node, String secret, long maxValueBytes,
-              long upgradeTimeoutMs, long keepAliveMs, StreamObserver observer) {
+  BatchStream(ContextInternal context, PeerClient client, NodeUrl node, long maxValueBytes, long upgradeTimeoutMs,
+              long keepAliveMs, StreamObserver observer) {
     this.context = context;
     this.keepAliveMs = keepAliveMs;
     this.observer = observer;
     this.upgradeTimeoutMs = upgradeTimeoutMs;
     this.client = client;
     this.node = node;
-    this.secret = secret;
     long answerBytes = InternalProtocol.MAX_BATCH_OPERATIONS
         * (maxValueBytes + RecordBatchCodec.MAX_ANSWER_OVERHEAD_BYTES);
     this.maxAnswerBytes = (int) Math.min(answerBytes + BatchFrames.ID_BYTES, Integer.MAX_VALUE - 64);
@@ -146,13 +143,9 @@ final class BatchStream {
   }
 
   private Future<NetSocket> connect() {
-    RequestOptions upgrade = new RequestOptions().setMethod(HttpMethod.GET).setHost(node.host()).setPort(node.port())
-        .setURI(InternalEndpoint.RECORD_STREAM.path())
+    RequestOptions upgrade = client.options(InternalEndpoint.RECORD_STREAM, node, null)
         .putHeader(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE)
         .putHeader(HttpHeaders.UPGRADE, InternalProtocol.STREAM_UPGRADE);
-    if (secret != null) {
-      upgrade.putHeader(InternalEndpoint.SECRET_HEADER, secret);
-    }
     // The request's failures reach connect()'s Future; without a handler Vert.x would also log them as SEVERE.
     Future<NetSocket> upgrading = client.request(upgrade)
         .compose(request -> request.exceptionHandler(failedToo -> { }).connect()).compose(response -> {

@@ -3,6 +3,7 @@ package io.quorumkv.replication;
 import io.netty.channel.ConnectTimeoutException;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.DiskFullException;
@@ -14,7 +15,6 @@ import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.PromiseInternal;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -35,9 +35,10 @@ import java.util.concurrent.TimeoutException;
  * Only when a full batch is waiting does another leave beside the one in flight, up to
  * {@link #MAX_IN_FLIGHT}.
  *
- * <p>Every operation fails after {@code timeoutMs} from when it was asked for, waiting included,
- * plus the time its bytes take at {@link #SLOWEST_BYTES_PER_MS}: a value at the 16 MiB limit has
- * four seconds more to cross the wire and reach the replica's disk than a small one.
+ * <p>Every operation fails after the replica timeout ({@link InternalEndpoint.Timeout#REPLICA}) from
+ * when it was asked for, waiting included, plus the time its bytes take at {@link #SLOWEST_BYTES_PER_MS}:
+ * a value at the 16 MiB limit has four seconds more to cross the wire and reach the replica's disk
+ * than a small one.
  */
 public final class RemoteReplica implements Replica {
   static final int MAX_IN_FLIGHT = 4;
@@ -50,23 +51,21 @@ public final class RemoteReplica implements Replica {
 
   private final Vertx vertx;
   private final NodeUrl node;
-  private final WebClient client;
+  private final PeerClient client;
   private final BatchStream stream;
   private final long timeoutMs;
-  private final String secret;
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
   private long waitingBytes;
   private int inFlight;
   /** Until then, batches go over HTTP: the node refused the stream (set from the stream's context, read from any). */
   private volatile long streamRetryAtNanos = System.nanoTime();
 
-  RemoteReplica(Vertx vertx, NodeUrl node, WebClient client, BatchStream stream, long timeoutMs, String secret) {
+  RemoteReplica(Vertx vertx, NodeUrl node, PeerClient client, BatchStream stream) {
     this.vertx = vertx;
     this.node = node;
     this.client = client;
     this.stream = stream;
-    this.timeoutMs = timeoutMs;
-    this.secret = secret;
+    this.timeoutMs = client.timeoutMs(InternalEndpoint.RECORD_BATCH);
   }
 
   @Override
@@ -211,10 +210,7 @@ public final class RemoteReplica implements Replica {
   /** A batch over HTTP, to a node that does not serve batch streams. */
   private void post(List<Waiting> batch) {
     long remainingMs = remainingMs(batch);
-    HttpRequest<Buffer> request = client.post(node.port(), node.host(), InternalEndpoint.RECORD_BATCH.path()).timeout(remainingMs);
-    if (secret != null) {
-      request.putHeader(InternalEndpoint.SECRET_HEADER, secret);
-    }
+    HttpRequest<Buffer> request = client.webRequest(InternalEndpoint.RECORD_BATCH, node, null).timeout(remainingMs);
     // The request's own timeout starts once it has a connection; the Future's covers the wait for one too.
     request.sendBuffer(encode(batch))
         .timeout(remainingMs, TimeUnit.MILLISECONDS)

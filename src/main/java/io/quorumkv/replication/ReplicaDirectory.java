@@ -4,15 +4,13 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.cluster.RetryWhileAlive;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.peer.PeerClientOptions;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.storage.StorageService;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.internal.ContextInternal;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,8 +28,7 @@ public final class ReplicaDirectory {
   private final Vertx vertx;
   private final NodeConfig config;
   private final ContextInternal context;
-  private final HttpClient httpClient;
-  private final WebClient client;
+  private final PeerClient client;
   private final Replica local;
   private final StreamObserver streams;
   private final Map<NodeUrl, RemoteReplica> remote = new ConcurrentHashMap<>();
@@ -44,10 +41,9 @@ public final class ReplicaDirectory {
     this.streams = streams;
     this.local = new LocalReplica(storage);
     this.context = (ContextInternal) vertx.getOrCreateContext();
-    WebClientOptions options = PeerClientOptions.from(config.url(), config.replicaTimeoutMs());
     // A RemoteReplica never has more batches in flight than this, so more connections would idle.
-    this.httpClient = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
-    this.client = WebClient.wrap(httpClient, options);
+    this.client = new PeerClient(vertx, config, InternalEndpoint.Timeout.REPLICA,
+        new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
   }
 
   public Replica get(NodeUrl node) {
@@ -56,9 +52,8 @@ public final class ReplicaDirectory {
 
   private RemoteReplica remote(NodeUrl node) {
     return remote.computeIfAbsent(node, other -> new RemoteReplica(vertx, other, client,
-        new BatchStream(context, httpClient, other, config.clusterSecret(), config.maxBodyBytes(),
-            config.replicaTimeoutMs(), BatchStream.KEEP_ALIVE_MS, streams),
-        config.replicaTimeoutMs(), config.clusterSecret()));
+        new BatchStream(context, client, other, config.maxBodyBytes(), client.timeoutMs(InternalEndpoint.RECORD_STREAM),
+            BatchStream.KEEP_ALIVE_MS, streams)));
   }
 
   /**

@@ -2,14 +2,14 @@ package io.quorumkv.topology;
 
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.peer.PeerClientOptions;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.peer.Throttle;
 import io.quorumkv.storage.MetaStore;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.PoolOptions;
 
 import java.time.InstantSource;
@@ -28,7 +28,6 @@ public final class TransferReceiver {
   private static final System.Logger LOG = System.getLogger(TransferReceiver.class.getName());
   static final long RETRY_MS = 2_000;
   private static final long LOG_EVERY_MS = 5_000;
-  private static final long OPEN_TIMEOUT_MS = 10_000;
 
   private final Vertx vertx;
   private final NodeConfig config;
@@ -39,7 +38,7 @@ public final class TransferReceiver {
   private final InstantSource wallClock;
   private final SettledGrace grace;
   private final Map<NodeUrl, TransferSession> sessions = new LinkedHashMap<>();
-  private HttpClient client;
+  private PeerClient client;
   private Throttle throttle;
   private long epoch = -1;
   private long loggedAt;
@@ -58,7 +57,7 @@ public final class TransferReceiver {
 
   /** Call on the context that runs the transfers. */
   public void start() {
-    client = vertx.createHttpClient(PeerClientOptions.from(config.url(), OPEN_TIMEOUT_MS), new PoolOptions());
+    client = new PeerClient(vertx, config, InternalEndpoint.Timeout.TRANSFER, new PoolOptions());
     throttle = new Throttle(vertx, config.transfer().recordsPerSecond(), config.transfer().bytesPerSecond());
   }
 
@@ -90,7 +89,7 @@ public final class TransferReceiver {
     boolean graceOver = grace.over(epoch);
     for (NodeUrl source : current.sourcesFor(self)) {
       TransferSession session = sessions.computeIfAbsent(source, from -> new TransferSession(epoch, from, self,
-          client, storage, meta, clock, throttle, config.clusterSecret(), maxPayloadBytes(), wallClock));
+          client, storage, meta, clock, throttle, maxPayloadBytes(), wallClock));
       if (graceOver && session.due(now)) {
         session.start();
       }

@@ -2,6 +2,7 @@ package io.quorumkv.topology;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.peer.Throttle;
 import io.quorumkv.range.RangeSource;
 import io.quorumkv.range.RemoteRangeSource;
@@ -11,7 +12,6 @@ import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.vertx.core.Future;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URLEncoder;
@@ -41,12 +41,11 @@ final class TransferSession implements RangeSource.Listener {
   private final long epoch;
   private final NodeUrl source;
   private final NodeUrl receiver;
-  private final HttpClient client;
+  private final PeerClient client;
   private final StorageService storage;
   private final MetaStore meta;
   private final HybridLogicalClock clock;
   private final Throttle throttle;
-  private final String secret;
   private final int maxPayloadBytes;
   private final InstantSource wallClock;
 
@@ -67,8 +66,8 @@ final class TransferSession implements RangeSource.Listener {
   private String lastError;
   private long warnedAt;
 
-  TransferSession(long epoch, NodeUrl source, NodeUrl receiver, HttpClient client, StorageService storage,
-                  MetaStore meta, HybridLogicalClock clock, Throttle throttle, String secret, int maxPayloadBytes,
+  TransferSession(long epoch, NodeUrl source, NodeUrl receiver, PeerClient client, StorageService storage,
+                  MetaStore meta, HybridLogicalClock clock, Throttle throttle, int maxPayloadBytes,
                   InstantSource wallClock) {
     this.epoch = epoch;
     this.source = source;
@@ -78,7 +77,6 @@ final class TransferSession implements RangeSource.Listener {
     this.meta = meta;
     this.clock = clock;
     this.throttle = throttle;
-    this.secret = secret;
     this.maxPayloadBytes = maxPayloadBytes;
     this.wallClock = wallClock;
   }
@@ -115,13 +113,13 @@ final class TransferSession implements RangeSource.Listener {
   }
 
   private void open() {
-    String uri = InternalEndpoint.TRANSFER.path() + "?epoch=" + epoch + "&to=" + encode(receiver.toString())
+    String query = "epoch=" + epoch + "&to=" + encode(receiver.toString())
         + (after == null ? "" : "&after=" + Base64.getUrlEncoder().withoutPadding().encodeToString(after));
     recordsAtOpen = records;
     bytesAtOpen = bytes;
     recordsAnnounced = -1;
     bytesAnnounced = -1;
-    stream = new RemoteRangeSource(client, source, uri, secret, maxPayloadBytes);
+    stream = new RemoteRangeSource(client, InternalEndpoint.TRANSFER, source, query, maxPayloadBytes);
     stream.start(this);
   }
 

@@ -1,7 +1,9 @@
 package io.quorumkv.replication;
 
+import io.quorumkv.config.ConfigLoader;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerClient;
 import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.Record;
@@ -9,15 +11,13 @@ import io.quorumkv.support.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
-import io.vertx.ext.web.client.WebClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,15 +65,15 @@ class RemoteReplicaTest {
     peer = new HeldPeer(transport);
     HttpServer server = vertx.createHttpServer(serverOptions).requestHandler(peer::handle).listen(0, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    HttpClient http = vertx.createHttpClient(new HttpClientOptions(),
-        new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
+    PeerClient http = new PeerClient(vertx,
+        ConfigLoader.parse(new JsonObject().put("url", "http://127.0.0.1:0").put("replicaTimeoutMs", timeoutMs)),
+        InternalEndpoint.Timeout.REPLICA, new PoolOptions().setHttp1MaxSize(RemoteReplica.MAX_IN_FLIGHT));
     NodeUrl node = new NodeUrl("127.0.0.1", server.actualPort());
     CompletableFuture<RemoteReplica> made = new CompletableFuture<>();
     // As ReplicaDirectory does: made on the event loop that uses it.
-    vertx.runOnContext(ignored -> made.complete(new RemoteReplica(vertx, node, WebClient.wrap(http),
-        new BatchStream((ContextInternal) vertx.getOrCreateContext(), http, node, null, 1 << 20, upgradeTimeoutMs,
-            keepAliveMs, StreamObserver.NONE),
-        timeoutMs, null)));
+    vertx.runOnContext(ignored -> made.complete(new RemoteReplica(vertx, node, http,
+        new BatchStream((ContextInternal) vertx.getOrCreateContext(), http, node, 1 << 20, upgradeTimeoutMs,
+            keepAliveMs, StreamObserver.NONE))));
     replica = made.get(10, TimeUnit.SECONDS);
   }
 
