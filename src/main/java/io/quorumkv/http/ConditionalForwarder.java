@@ -4,7 +4,6 @@ import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerClient;
-import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
