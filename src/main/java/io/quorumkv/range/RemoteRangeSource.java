@@ -37,7 +37,7 @@ public final class RemoteRangeSource extends BufferedRangeSource {
   private boolean responseEnded;
 
   /**
-   * @param endpoint the endpoint streaming the records: {@link InternalEndpoint#RANGE} or {@link InternalEndpoint#TRANSFER}
+   * @param endpoint the endpoint streaming the records ({@code RANGE} or {@code TRANSFER})
    * @param query    its encoded query string
    */
   public RemoteRangeSource(PeerClient client, InternalEndpoint endpoint, NodeUrl node, String query,
