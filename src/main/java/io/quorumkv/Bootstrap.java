@@ -25,8 +25,10 @@ record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetr
   static Future<Bootstrap> start(NodeConfig config) {
     if (config.clusterSize() == 1) {
       NodeMetrics metrics = new NodeMetrics();
-      Vertx vertx = Vertx.builder().with(vertxOptions(config, metrics)).withMetrics(metrics.vertxMetricsFactory()).build();
-      return Future.succeededFuture(new Bootstrap(vertx, LiveNodes.onlySelf(config.url()), TopologyBoard.local(), metrics));
+      Vertx vertx = Vertx.builder().with(vertxOptions(config, metrics)).withMetrics(metrics.vertxMetricsFactory())
+          .build();
+      return Future.succeededFuture(
+          new Bootstrap(vertx, LiveNodes.onlySelf(config.url()), TopologyBoard.local(), metrics));
     }
     return JoinRetry.standard().join(() -> joinCluster(config))
         .recover(e -> Future.failedFuture(new StartupException("cannot join the cluster: " + e.getMessage(), e)))

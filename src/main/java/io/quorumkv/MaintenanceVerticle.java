@@ -21,7 +21,8 @@ import java.util.function.Supplier;
 
 /**
  * A node's background work, on an event loop of its own: periodic tasks (hint retry, anti-entropy,
- * topology changes and their transfers, clock lease renewal, purge sweep, engine statistics) and hint replay to nodes that join. Undeploying it
+ * topology changes and their transfers, clock lease renewal, purge sweep, engine statistics) and
+ * hint replay to nodes that join. Undeploying it
  * first tries, for {@code hints.drainOnStopMs}, to deliver pending hints to live replicas, then
  * cancels its timers and closes the replay's connections.
  */
@@ -53,7 +54,8 @@ final class MaintenanceVerticle extends VerticleBase {
   private final List<Task> tasks;
   private volatile boolean stopping;
 
-  MaintenanceVerticle(NodeConfig config, StorageService storage, LiveNodes liveNodes, StreamObserver streams, Work work) {
+  MaintenanceVerticle(NodeConfig config, StorageService storage, LiveNodes liveNodes, StreamObserver streams,
+                      Work work) {
     this.config = config;
     this.storage = storage;
     this.liveNodes = liveNodes;

@@ -89,7 +89,8 @@ public final class Node {
     this.confirmations = new Confirmations(trees, steps::epochInForce);
     this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs(), confirmations);
     this.hints = new HintedHandoff(new RocksHintStore(opened.database()), executor, clock.clock(), liveNodes,
-        config.hints().windowMs(), hint -> topology.current().wants(hint.target(), hint.key(), hint.record().replicas()),
+        config.hints().windowMs(),
+        hint -> topology.current().wants(hint.target(), hint.key(), hint.record().replicas()),
         target -> !topology.current().allNodes().contains(target));
     this.treeService = new TreeService(trees, opened.index(), storage, confirmations, opened.records().writeClock());
     this.antiEntropy = new AntiEntropy(config, trees, treeService, confirmations, storage, clock.clock(), liveNodes,
@@ -126,7 +127,8 @@ public final class Node {
                 return null;
               }).transform(ignored -> Future.failedFuture(failure))))
           .onSuccess(started::complete)
-          .onFailure(failure -> vertx.close().onComplete(closed -> started.fail(StartupException.from(config, failure))));
+          .onFailure(failure -> vertx.close()
+              .onComplete(closed -> started.fail(StartupException.from(config, failure))));
       return started.future();
     });
   }

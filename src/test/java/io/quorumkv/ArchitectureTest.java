@@ -41,7 +41,8 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importClasses() throws IOException {
-    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOT);
+    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages(ROOT);
     layers = layersOf(Files.readString(ARCHITECTURE));
   }
 
@@ -72,7 +73,7 @@ class ArchitectureTest {
       String[] above = layers.subList(0, i).toArray(String[]::new);
       ArchRule rule = noClasses().that().resideInAPackage(layers.get(i))
           .should().dependOnClassesThat().resideInAnyPackage(above)
-          .because(ARCHITECTURE + " puts " + layers.get(i) + " below " + String.join(", ", above));
+          .because(ARCHITECTURE + " puts it at layer " + (i + 1) + ": it may use only the layers below");
       rule.check(classes);
     }
   }

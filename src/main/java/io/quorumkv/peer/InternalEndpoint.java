@@ -15,7 +15,8 @@ public enum InternalEndpoint {
   /** A batch of replica reads and writes, for a node without batch streams. */
   RECORD_BATCH(HttpMethod.POST, "/internal/v0/records", Timeout.REPLICA, "replication.InternalHandler#batch"),
   /** Upgraded to a stream of batches ({@code Upgrade: quorumkv-records}). */
-  RECORD_STREAM(HttpMethod.GET, "/internal/v0/records/stream", Timeout.REPLICA, "replication.BatchStreamHandler#upgrade"),
+  RECORD_STREAM(HttpMethod.GET, "/internal/v0/records/stream", Timeout.REPLICA,
+      "replication.BatchStreamHandler#upgrade"),
   /** A conditional write sent to the key's first live replica, which runs it. */
   CONDITIONAL_PUT(HttpMethod.PUT, "/internal/v0/conditional", Timeout.CONDITIONAL, "http.EntityHandler#putForwarded"),
   CONDITIONAL_DELETE(HttpMethod.DELETE, "/internal/v0/conditional", Timeout.CONDITIONAL,
@@ -102,7 +103,7 @@ public enum InternalEndpoint {
       return description;
     }
 
-    /** The wait in milliseconds with this conf: for a stream, until its first byte (a transfer: its connection); 0 for none. */
+    /** The wait in milliseconds with this conf: a stream's first byte (a transfer's connection); 0 for none. */
     public long millis(NodeConfig config) {
       return switch (this) {
         case NONE -> 0;

@@ -7,7 +7,10 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
-/** Lets an internal request on only if it carries the cluster secret (when the conf sets one), compared in constant time; else 403. */
+/**
+ * Lets an internal request on only if it carries the cluster secret (when the conf sets one),
+ * compared in constant time; else 403.
+ */
 public final class PeerAuthorization implements Handler<RoutingContext> {
   private final byte[] secret;
 

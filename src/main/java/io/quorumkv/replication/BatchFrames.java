@@ -7,7 +7,7 @@ import io.vertx.core.streams.WriteStream;
 import java.util.List;
 
 /**
- * The frames of a batch stream ({@link InternalProtocol#STREAM_PATH}): a 4-byte length, then that
+ * The frames of a batch stream ({@code peer.InternalEndpoint.RECORD_STREAM}): a 4-byte length, then that
  * many bytes: an 8-byte id the coordinator chose, and the batch's operations (coordinator to
  * replica) or its answers (replica to coordinator) in {@link RecordBatchCodec}'s format. Answers
  * carry the id of their batch and may come in any order.

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The replica side of a batch stream ({@link InternalProtocol#STREAM_PATH}): upgrades the
+ * The replica side of a batch stream ({@code peer.InternalEndpoint.RECORD_STREAM}): upgrades the
  * connection, then answers each batch frame as {@link InternalHandler#batch} answers a
  * {@code POST}, in the order the answers are ready. A malformed frame closes the connection:
  * coordinators never send one, and nothing after it could be trusted. A frame is read only once
@@ -84,7 +84,7 @@ final class BatchStreamHandler {
     }
     stream.answering.incrementAndGet();
     batches.answersTo(operations).onSuccess(answers -> {
-      BatchFrames.write(socket, id, answers);
+      BatchFrames.write(socket, id, RecordBatchCodec.encodeAnswersInParts(answers));
       if (socket.writeQueueFull()) {
         stream.writeBackedUp = true;
         socket.pause();

@@ -53,9 +53,11 @@ public final class InternalHandler implements RouteMount {
     BatchStreamHandler streams = new BatchStreamHandler(this, maxBatchBytes, admission.peerBatches());
     new PeerRoutes(router, authorization)
         .add(InternalEndpoint.RECORD_GET, ApiErrors.guarded(this::read))
-        .add(InternalEndpoint.RECORD_PUT, RawBodyHandler.forPeers(maxBodyBytes, admission), ApiErrors.guarded(this::write))
+        .add(InternalEndpoint.RECORD_PUT, RawBodyHandler.forPeers(maxBodyBytes, admission),
+            ApiErrors.guarded(this::write))
         .add(InternalEndpoint.RECORD_STREAM, streams::upgrade)
-        .add(InternalEndpoint.RECORD_BATCH, RawBodyHandler.forPeers(maxBatchBytes, admission), ApiErrors.guarded(this::batch))
+        .add(InternalEndpoint.RECORD_BATCH, RawBodyHandler.forPeers(maxBatchBytes, admission),
+            ApiErrors.guarded(this::batch))
         .end();
   }
 
@@ -93,11 +95,11 @@ public final class InternalHandler implements RouteMount {
     }
     answersTo(operations).onComplete(answers -> ctx.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
-        .end(answers.result()));
+        .end(RecordBatchCodec.encodeAnswers(answers.result())));
   }
 
   /** Runs every operation of a batch (each may succeed or fail alone); completes, never fails, with their answers. */
-  Future<Buffer> answersTo(List<Operation> operations) {
+  Future<List<Answer>> answersTo(List<Operation> operations) {
     List<Future<Answer>> answers = new ArrayList<>(operations.size());
     for (Operation operation : operations) {
       Future<Answer> answer;
@@ -111,8 +113,7 @@ public final class InternalHandler implements RouteMount {
           ? Answer.refused(failure.getMessage())
           : Answer.failed(String.valueOf(failure.getMessage())))));
     }
-    return Future.all(answers)
-        .map(all -> RecordBatchCodec.encodeAnswers(answers.stream().map(Future::result).toList()));
+    return Future.all(answers).map(all -> answers.stream().map(Future::result).toList());
   }
 
   private Future<Record> apply(byte[] key, Record record) {

@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The binary bodies of {@link InternalProtocol#BATCH_PATH}: a request is a sequence of reads and
- * writes, its answer one entry per operation in the same order. Integers are big-endian.
+ * The binary bodies of replica batches ({@code peer.InternalEndpoint.RECORD_BATCH}, and each frame
+ * of a batch stream): a request is a sequence of reads and writes, its answer one entry per
+ * operation in the same order. Integers are big-endian.
  * <pre>
  * operation: kind (1 read, 2 write) | key length (int) | key | for a write: record
  * answer:    kind (1 absent, 2 record, 3 stored, 4 failed, 5 superseded, 6 refused) | for a record: record
@@ -151,6 +152,18 @@ public final class RecordBatchCodec {
 
   public static Buffer encodeAnswers(List<Answer> answers) {
     Buffer out = Buffer.buffer();
+    encodeAnswersInParts(answers).forEach(out::appendBuffer);
+    return out;
+  }
+
+  /**
+   * {@link #encodeAnswers} as a list of parts to be sent one after the other: values of
+   * {@link #WRAPPED_VALUE_BYTES} or more are wrapped as they are instead of copied, so that a
+   * replica answering a read of a large value holds it once, not twice.
+   */
+  public static List<Buffer> encodeAnswersInParts(List<Answer> answers) {
+    List<Buffer> parts = new ArrayList<>();
+    Buffer out = Buffer.buffer();
     for (Answer answer : answers) {
       if (answer.failure() != null) {
         byte[] message = answer.failure().getBytes(StandardCharsets.UTF_8);
@@ -163,11 +176,19 @@ public final class RecordBatchCodec {
         }
       } else if (answer.record() == null) {
         out.appendByte(ABSENT);
-      } else {
+      } else if (answer.record().value().length < WRAPPED_VALUE_BYTES) {
         appendRecord(out.appendByte(RECORD), answer.record());
+      } else {
+        appendRecordHeader(out.appendByte(RECORD), answer.record());
+        parts.add(out);
+        parts.add(BufferInternal.buffer(Unpooled.wrappedBuffer(answer.record().value())));
+        out = Buffer.buffer();
       }
     }
-    return out;
+    if (out.length() > 0 || parts.isEmpty()) {
+      parts.add(out);
+    }
+    return parts;
   }
 
   /** The answers of a response body; IllegalArgumentException when it is malformed. */

@@ -42,7 +42,8 @@ public final class LeasedClock {
     return vertx.executeBlocking(lease::persistedBound).compose(floor -> {
       long waitMs = ClockLease.waitBeforeStartMs(floor, wallClock.millis(), maxClockOffsetMs);
       if (waitMs > 0) {
-        LOG.log(System.Logger.Level.INFO, "waiting " + waitMs + " ms for the wall clock to pass the persisted clock lease");
+        LOG.log(System.Logger.Level.INFO,
+            "waiting " + waitMs + " ms for the wall clock to pass the persisted clock lease");
       }
       Future<Void> waited = waitMs > 0 ? vertx.timer(waitMs, TimeUnit.MILLISECONDS) : Future.succeededFuture();
       return waited.compose(ignored -> {

@@ -72,7 +72,8 @@ class InternalEndpointsTest {
   void theHandlerNamedExists(InternalEndpoint endpoint) throws ClassNotFoundException {
     String[] classAndMethod = endpoint.handler().split("#");
     Class<?> handler = Class.forName("io.quorumkv." + classAndMethod[0]);
-    assertTrue(Arrays.stream(handler.getDeclaredMethods()).anyMatch(method -> method.getName().equals(classAndMethod[1])),
+    assertTrue(Arrays.stream(handler.getDeclaredMethods())
+            .anyMatch(method -> method.getName().equals(classAndMethod[1])),
         endpoint + ": " + handler.getName() + " has no method " + classAndMethod[1]);
   }
 

@@ -4,6 +4,7 @@ import io.quorumkv.replication.RecordBatchCodec.Answer;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.Record;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -76,6 +77,26 @@ class RecordBatchCodecTest {
     assertEquals("disk full", answers.get(3).failure());
     assertFalse(answers.get(4).write().stored());
     assertEquals(99, answers.get(4).write().keptVersion());
+  }
+
+  /** A replica answering a read of a large value sends the value's own bytes: it holds the value once, not twice. */
+  @Test
+  void aLargeValueIsAnsweredWrappedNotCopied() {
+    byte[] large = new byte[RecordBatchCodec.WRAPPED_VALUE_BYTES];
+    large[large.length - 1] = 7;
+    List<Answer> answers = List.of(Answer.of(Record.live(3, bytes("small"), 0)), Answer.of(Record.live(4, large, 0)),
+        Answer.of(WriteAnswer.STORED));
+
+    List<Buffer> parts = RecordBatchCodec.encodeAnswersInParts(answers);
+    Buffer joined = Buffer.buffer();
+    parts.forEach(joined::appendBuffer);
+
+    assertEquals(RecordBatchCodec.encodeAnswers(answers), joined);
+    assertTrue(parts.stream().anyMatch(part -> ((BufferInternal) part).getByteBuf().hasArray()
+        && ((BufferInternal) part).getByteBuf().array() == large), "the large value's own array is one of the parts");
+    List<Answer> decoded = RecordBatchCodec.decodeAnswers(joined);
+    assertArrayEquals(large, decoded.get(1).record().value());
+    assertTrue(decoded.get(2).write().stored());
   }
 
   @Test
