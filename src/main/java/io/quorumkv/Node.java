@@ -119,7 +119,7 @@ public final class Node {
                   config.maxClockOffsetMs(), executor::submit)
               .compose(clock -> {
                 Node node = new Node(config, bootstrap, opened, clock, executor, wallClock);
-                return node.steps.agree(config)
+                return node.steps.agree()
                     .compose(agreed -> node.deploy(workers, wallClock))
                     .recover(failure -> node.release().transform(ignored -> Future.failedFuture(failure)));
               }, failure -> vertx.executeBlocking(() -> {

@@ -2,6 +2,7 @@ package io.quorumkv.topology;
 
 import io.quorumkv.antientropy.PeerTrees;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.OpenedStorage;
 import io.quorumkv.storage.RocksStore;
 import io.quorumkv.storage.StorageService;
@@ -10,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
 import java.time.InstantSource;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +37,7 @@ public final class TopologySteps {
   public static final long TICK_MS = 1_000;
 
   private final Vertx vertx;
+  private final List<NodeUrl> confNodes;
   private final ClusterTopology topology;
   private final OpenedStorage opened;
   private final PeerTrees trees;
@@ -45,6 +48,7 @@ public final class TopologySteps {
   public TopologySteps(Vertx vertx, NodeConfig config, ClusterTopology topology, OpenedStorage opened,
                        StorageService storage, PeerTrees trees, HybridLogicalClock clock, InstantSource wallClock) {
     this.vertx = vertx;
+    this.confNodes = config.cluster();
     this.topology = topology;
     this.opened = opened;
     this.trees = trees;
@@ -58,8 +62,8 @@ public final class TopologySteps {
    * Agrees on the topology with the other nodes (joining it if this node is new) and shapes the
    * anti-entropy trees for it, then for every stable topology that follows.
    */
-  public Future<Topology> agree(NodeConfig config) {
-    return topology.start(config.cluster())
+  public Future<Topology> agree() {
+    return topology.start(confNodes)
         .compose(agreed -> reshapeTrees(agreed).map(agreed))
         .onSuccess(agreed -> topology.onChange(next -> {
           if (next.isStable()) {
