@@ -151,8 +151,12 @@ public final class RecordBatchCodec {
   }
 
   public static Buffer encodeAnswers(List<Answer> answers) {
+    List<Buffer> parts = encodeAnswersInParts(answers);
+    if (parts.size() == 1) {
+      return parts.get(0); // no large value: already one buffer, not copied again
+    }
     Buffer out = Buffer.buffer();
-    encodeAnswersInParts(answers).forEach(out::appendBuffer);
+    parts.forEach(out::appendBuffer);
     return out;
   }
 
