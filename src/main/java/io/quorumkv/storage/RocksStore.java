@@ -190,7 +190,6 @@ public final class RocksStore implements Store {
               : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
           Record merged = Record.merge(current, incoming.get(i));
           if (merged != current) {
-            storedKeys.add(key);
             latest.put(wrapped, merged);
             batch.put(records, key, RecordCodec.encode(merged));
             batch.put(index, RecordIndex.keyOf(key), RecordIndex.valueOf(key, merged, now));
@@ -220,13 +219,13 @@ public final class RocksStore implements Store {
 
   /**
    * The stored record of each key, null where there is none; read only for the keys the filter
-   * of stored keys may hold. Called under the keys' stripes.
+   * of stored keys may hold, after it learns them all. Called under the keys' stripes.
    */
   private List<byte[]> storedRecordsOf(RocksDB db, List<byte[]> keys) throws RocksDBException {
     List<byte[]> maybeStored = new ArrayList<>(keys.size());
     boolean[] read = new boolean[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
-      read[i] = storedKeys.mayHold(keys.get(i));
+      read[i] = !storedKeys.addIfNew(keys.get(i));
       if (read[i]) {
         maybeStored.add(keys.get(i));
       }
@@ -268,19 +267,24 @@ public final class RocksStore implements Store {
     return sweep("drop", from, maxKeys, unwanted, PurgeGate.GRACE_ONLY);
   }
 
-  /** Deletes, from {@code from} on, the records {@code doomed} names and the gate lets go. */
+  /**
+   * Deletes, from {@code from} on, the records {@code doomed} names and the gate lets go. A batch
+   * reads the index entries of its doomed records through one iterator: the index family's
+   * memtable is a vector, which sorts a copy of itself for every read (see {@link RocksDatabase}).
+   */
   private PurgeSweep.Step sweep(String what, byte[] from, int maxKeys, BiPredicate<byte[], Record> doomed,
                                 PurgeGate gate) {
     return call(what, db -> {
       try (ReadOptions options = new ReadOptions().setFillCache(false);
-           RocksIterator iterator = db.newIterator(records, options)) {
+           RocksIterator iterator = db.newIterator(records, options);
+           IndexReader entries = new IndexReader(db, options)) {
         iterator.seek(from);
         int purged = 0;
         for (int seen = 0; seen < maxKeys && iterator.isValid(); seen++, iterator.next()) {
           byte[] encoded = iterator.value();
           Record record = RecordCodec.decode(encoded);
           byte[] key = iterator.key();
-          if (doomed.test(key, record) && deleteIfUnchanged(db, key, encoded, record, gate)) {
+          if (doomed.test(key, record) && deleteIfUnchanged(db, key, encoded, record, gate, entries)) {
             purged++;
           }
         }
@@ -293,9 +297,45 @@ public final class RocksStore implements Store {
     });
   }
 
-  /** Called from inside {@link #purge}, under the lifecycle lock. */
-  private boolean deleteIfUnchanged(RocksDB db, byte[] key, byte[] seen, Record record, PurgeGate gate)
-      throws RocksDBException {
+  /** Point reads of the record index through one iterator, opened at the first read. */
+  private final class IndexReader implements AutoCloseable {
+    private final RocksDB db;
+    private final ReadOptions options;
+    private RocksIterator iterator;
+
+    IndexReader(RocksDB db, ReadOptions options) {
+      this.db = db;
+      this.options = options;
+    }
+
+    /** The key's index entry as of the iterator's opening, null when it had none. */
+    byte[] get(byte[] indexKey) throws RocksDBException {
+      if (iterator == null) {
+        iterator = db.newIterator(index, options);
+      }
+      iterator.seek(indexKey);
+      if (iterator.isValid()) {
+        return Arrays.equals(iterator.key(), indexKey) ? iterator.value() : null;
+      }
+      iterator.status();
+      return null;
+    }
+
+    @Override
+    public void close() {
+      if (iterator != null) {
+        iterator.close();
+      }
+    }
+  }
+
+  /**
+   * Called from inside {@link #purge}, under the lifecycle lock. The index entry may be read from
+   * before the key's lock is taken: it is used only when the record is unchanged since the
+   * sweep's read, and then so is its entry, which is written in the same batch.
+   */
+  private boolean deleteIfUnchanged(RocksDB db, byte[] key, byte[] seen, Record record, PurgeGate gate,
+                                    IndexReader entries) throws RocksDBException {
     ReentrantLock stripe = stripes[stripeIndexOf(key)];
     stripe.lock();
     try (WriteBatch batch = new WriteBatch()) {
@@ -304,7 +344,7 @@ public final class RocksStore implements Store {
         return false;
       }
       byte[] indexKey = RecordIndex.keyOf(key);
-      byte[] entry = db.get(index, indexKey);
+      byte[] entry = entries.get(indexKey);
       long storedAt = entry == null ? writeClock.now() : RecordIndex.decode(indexKey, entry).storedAt();
       if (!gate.allows(key, record, storedAt)) {
         return false;

@@ -26,12 +26,21 @@ final class StoredKeyFilter {
         ? BloomFilter.create(Funnels.byteArrayFunnel(), expectedKeys, FALSE_POSITIVES) : null);
   }
 
-  /** False only for a key certainly not stored. */
-  boolean mayHold(byte[] key) {
-    return keys == null || !learned || keys.mightContain(key);
+  /**
+   * Adds the key and answers whether it is certainly new: false when it may have been stored
+   * before (or the filter has not learned the stored keys yet). One hashing of the key for both.
+   * Call before the key's record is written, while no other write of the key can start; a key
+   * added whose write then changes nothing only costs the filter a little precision.
+   */
+  boolean addIfNew(byte[] key) {
+    if (keys == null) {
+      return false;
+    }
+    boolean changed = keys.put(key);
+    return changed && learned;
   }
 
-  /** Call before the key's record is written, while no other write of the key can start. */
+  /** Adds a key stored before the filter was made; see {@link #learned}. */
   void add(byte[] key) {
     if (keys != null) {
       keys.put(key);
