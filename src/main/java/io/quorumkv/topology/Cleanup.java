@@ -14,7 +14,8 @@ import java.time.InstantSource;
  * leaves this node out. The new owners confirmed them before the change could get there (their
  * transfers finished). A second sweep {@link #LATE_SWEEP_MS} later drops what a write sent
  * before the change ended still brought (a replica batch delayed on a busy node). The epoch swept
- * twice is persisted, so a restart does not sweep again.
+ * twice is persisted, so a restart does not sweep again. The conf's own topology follows no
+ * change, so nothing is swept before the first change: a fresh node does not walk its store.
  * Runs on the maintenance context.
  */
 final class Cleanup {
@@ -44,6 +45,9 @@ final class Cleanup {
 
   Future<?> tick() {
     if (sweeping) {
+      return Future.succeededFuture();
+    }
+    if (topology.current().epoch() <= Topology.INITIAL_EPOCH) {
       return Future.succeededFuture();
     }
     if (cleanedEpoch < 0) {

@@ -45,6 +45,9 @@ public final class Topology implements ReplicaPlacement {
 
   private static final Comparator<NodeUrl> ORDER = Comparator.comparing(NodeUrl::toString);
 
+  /** The epoch of the conf's topology, before any change. */
+  public static final long INITIAL_EPOCH = 1;
+
   private final long epoch;
   private final Map<NodeUrl, State> members;
   private final Stage stage;
@@ -72,7 +75,7 @@ public final class Topology implements ReplicaPlacement {
   public static Topology initial(Collection<NodeUrl> nodes) {
     Map<NodeUrl, State> members = new TreeMap<>(ORDER);
     nodes.forEach(node -> members.put(node, State.NORMAL));
-    return new Topology(1, members, Stage.STABLE, null, List.of());
+    return new Topology(INITIAL_EPOCH, members, Stage.STABLE, null, List.of());
   }
 
   public long epoch() {
