@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * Single-key gets and applies, grouped: the ones that arrive while a storage worker is busy
@@ -135,12 +136,18 @@ public final class GroupedStorage {
         waiting.decrementAndGet();
         sort(request, gets, applies);
       }
+      boolean getsAnswered = false;
       try {
         run(gets, GroupedStorage.this::getDistinct);
+        getsAnswered = true;
         run(applies, keys -> store.applyAll(keys, applies.stream().map(Pending::record).toList()));
+      } catch (Error e) {
+        if (!getsAnswered && !applies.isEmpty()) {
+          StorageException cause = new StorageException("storage worker failed", e);
+          answer(applies, i -> applies.get(i).promise().tryFail(cause));
+        }
+        throw e;
       } finally {
-        failUnanswered(gets);
-        failUnanswered(applies);
         drainQueued.set(false);
         // A request added after the poll loop ended but before the flag was cleared found a drain
         // still queued and queued none of its own: take it on here.
@@ -159,26 +166,44 @@ public final class GroupedStorage {
       }
     }
 
+    /** Runs the group's call and answers each of its requests, also when the call throws (an Error is thrown on). */
     private static <T> void run(List<Pending<T>> group, Function<List<byte[]>, List<T>> call) {
       if (group.isEmpty()) {
         return;
       }
+      List<T> results;
       try {
-        List<T> results = call.apply(group.stream().map(Pending::key).toList());
-        for (int i = 0; i < group.size(); i++) {
-          group.get(i).promise().tryComplete(results.get(i));
-        }
+        results = call.apply(group.stream().map(Pending::key).toList());
       } catch (RuntimeException e) {
-        group.forEach(pending -> pending.promise().tryFail(e));
+        answer(group, i -> group.get(i).promise().tryFail(e));
+        return;
+      } catch (Error e) {
+        StorageException cause = new StorageException("storage worker failed", e);
+        answer(group, i -> group.get(i).promise().tryFail(cause));
+        throw e;
       }
+      answer(group, i -> group.get(i).promise().tryComplete(results.get(i)));
     }
 
-    /** Should a call have thrown an Error, its group still gets an answer. */
-    private static void failUnanswered(List<? extends Pending<?>> group) {
-      for (Pending<?> pending : group) {
-        if (!pending.promise().future().isComplete()) {
-          pending.promise().tryFail(new StorageException("storage worker failed"));
-        }
+    /**
+     * Completes the group's promises in one task on their event loop, not one task each: a lane's
+     * requests come from one event loop (each on a context of its own), so its group wakes that
+     * loop once, and there each promise completes in place.
+     */
+    private static void answer(List<? extends Pending<?>> group, IntConsumer complete) {
+      ContextInternal first = group.get(0).promise().context();
+      boolean oneLoop = first != null && first.isEventLoopContext()
+          && group.stream().allMatch(pending -> pending.promise().context().executor() == first.executor());
+      if (!oneLoop) {
+        completeAll(group, complete);
+        return;
+      }
+      first.runOnContext(ignored -> completeAll(group, complete));
+    }
+
+    private static void completeAll(List<? extends Pending<?>> group, IntConsumer complete) {
+      for (int i = 0; i < group.size(); i++) {
+        complete.accept(i);
       }
     }
 
