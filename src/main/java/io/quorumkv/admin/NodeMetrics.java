@@ -248,6 +248,9 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     FunctionCounter.builder("quorumkv_storage_memory_reads", storage, StorageService::readsFromMemory)
         .description("single-key gets answered from the memtables, row cache and block cache on the event loop, "
             + "without a storage worker (not in quorumkv_storage_seconds)").register(r);
+    FunctionCounter.builder("quorumkv_storage_memory_misses", storage, StorageService::missesInMemory)
+        .description("single-key gets that tried memory on the event loop, found the record only on disk and "
+            + "went to a storage worker").register(r);
     Gauge.builder("quorumkv_storage_queued", storage, StorageService::queuedRequests)
         .description("single-key gets and applies waiting for a storage worker to take their group").register(r);
     for (String stat : new String[] {"rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-num-keys",

@@ -26,6 +26,7 @@ public final class StorageService {
   private final StorageObserver observer;
   private final LongAdder rangeRecordsScanned = new LongAdder();
   private final LongAdder readsFromMemory = new LongAdder();
+  private final LongAdder missesInMemory = new LongAdder();
   private final LoopTurns loopTurns = new LoopTurns();
 
   /** @param grouped the single-key gets and applies, grouped per worker (group commit) */
@@ -39,16 +40,19 @@ public final class StorageService {
   }
 
   /**
-   * The stored record. The first get of an event-loop turn is read on the caller's thread when
-   * the memtables and the caches hold it (no worker hand-off: the latency of a lone request);
-   * the others of a busy turn, and records only the files hold, are read by a storage worker,
-   * grouped into one {@code MultiGet} (less CPU per key under load).
+   * The stored record, read on the caller's thread when the memtables and the caches hold it (no
+   * worker hand-off); records only the files hold are read by a storage worker, grouped into one
+   * {@code MultiGet}. {@link LoopTurns} decides which gets try memory first.
    */
   public Future<Record> get(byte[] key) {
-    CachedRead cached = loopTurns.firstOfTurn() ? store.getCached(key) : CachedRead.UNKNOWN;
-    if (cached.known()) {
-      readsFromMemory.increment();
-      return Future.succeededFuture(cached.record());
+    if (loopTurns.tryMemory()) {
+      CachedRead cached = store.getCached(key);
+      loopTurns.memoryRead(cached.known());
+      if (cached.known()) {
+        readsFromMemory.increment();
+        return Future.succeededFuture(cached.record());
+      }
+      missesInMemory.increment();
     }
     return observer.timeStorage("get", grouped.get(key));
   }
@@ -142,6 +146,11 @@ public final class StorageService {
   /** Single-key gets answered from memory on the caller's thread since the node started. */
   public long readsFromMemory() {
     return readsFromMemory.sum();
+  }
+
+  /** Gets that tried memory and found it could not tell, so went to a worker. */
+  public long missesInMemory() {
+    return missesInMemory.sum();
   }
 
   /** Records read by range scans since the node started, tombstones and expired ones included. */

@@ -21,8 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link StorageService#get}: of the gets one event-loop turn makes, only the first is read on the
- * loop; the rest go to a worker as one group, and every answer is the stored record.
+ * {@link StorageService#get}: while an event loop's reads from memory find their records, every
+ * get of a turn is read on the loop; after one misses, only the first of a turn tries memory and
+ * the rest go to a worker as one group, until memory holds the records again. Every answer is the
+ * stored record.
  */
 class LoopTurnReadTest {
   private final Vertx vertx = Vertx.vertx();
@@ -34,11 +36,16 @@ class LoopTurnReadTest {
 
   @BeforeEach
   void open() {
-    database = RocksDatabase.open(dir, StorageConfig.defaults());
-    RocksStore store = new RocksStore(database);
+    RocksStore store = openStore();
     for (int i = 0; i < 3; i++) {
       store.apply(key(i), Record.live(i + 1, value(i), Record.NEVER));
     }
+  }
+
+  /** Opens the database and a storage service on it; what the memtables held is in files after a reopen. */
+  private RocksStore openStore() {
+    database = RocksDatabase.open(dir, StorageConfig.defaults());
+    RocksStore store = new RocksStore(database);
     StorageExecutor onWorkers = new StorageExecutor() {
       @Override
       public <T> Future<T> submit(Callable<T> task) {
@@ -53,6 +60,7 @@ class LoopTurnReadTest {
     };
     storage = new StorageService(store, onWorkers, new GroupedStorage(vertx, store, onWorkers, 2),
         InstantSource.system(), untimed);
+    return store;
   }
 
   @AfterEach
@@ -62,15 +70,34 @@ class LoopTurnReadTest {
   }
 
   @Test
-  void theFirstGetOfATurnIsReadOnTheLoopAndTheRestByAWorker() throws Exception {
+  void everyGetOfATurnIsReadOnTheLoopWhileMemoryHoldsTheRecords() throws Exception {
     List<Record> burst = inOneTurn(0, 1, 2);
     for (int i = 0; i < 3; i++) {
       assertArrayEquals(value(i), burst.get(i).value(), "key " + i);
     }
-    assertEquals(1, storage.readsFromMemory(), "one read from memory for the whole turn");
+    assertEquals(3, storage.readsFromMemory(), "the whole turn read from memory");
+    assertEquals(0, storage.missesInMemory());
+  }
 
-    assertArrayEquals(value(2), inOneTurn(2).get(0).value());
-    assertEquals(2, storage.readsFromMemory(), "a later turn reads from memory again");
+  @Test
+  void afterAMissOnlyTheFirstGetOfATurnTriesMemoryUntilMemoryHoldsTheRecords() throws Exception {
+    database.close();
+    openStore(); // the records are in a file now, and the caches are empty
+
+    List<Record> cold = inOneTurn(0, 1, 2);
+    for (int i = 0; i < 3; i++) {
+      assertArrayEquals(value(i), cold.get(i).value(), "key " + i);
+    }
+    assertEquals(1, storage.missesInMemory(), "only the turn's first get tried memory");
+    assertEquals(0, storage.readsFromMemory());
+
+    // The worker's read brought the records' block into the block cache.
+    List<Record> warm = inOneTurn(2, 1, 0);
+    for (int i = 0; i < 3; i++) {
+      assertArrayEquals(value(2 - i), warm.get(i).value(), "key " + (2 - i));
+    }
+    assertEquals(3, storage.readsFromMemory(), "once the first get found its record, the whole turn read from memory");
+    assertEquals(1, storage.missesInMemory());
   }
 
   @Test
