@@ -9,9 +9,10 @@
 # Stages (STAGES, comma-separated, default single,latency,cluster):
 #   single   wrk -t2 -c64 saturation and 1-connection runs of GET and PUT: quorumkv (and BEFORE_JAR
 #            when set), the peer and the limit, PREFILL keys (default 300,000) each
-#   latency  the project's load tool at half of the limit's saturation (measured first, per
+#   latency  the project's load tool at half of the peer's saturation (measured first, per
 #            connection count), 64 and 1 connections, GET and PUT: p99 and p99.9 of quorumkv
-#            against the limit's at the same rate, ROUNDS interleaved rounds, each run after
+#            against the peer's at the same rate (both filled with PREFILL keys), ROUNDS
+#            interleaved rounds, each run after
 #            LATENCY_WARMUP s (default 30) at that rate: the load tool's JVM and the node compile
 #            on the same 2 cores, and 10 s left a backlog in the measured window (2026-11-26)
 #   cluster  a 3-node cluster (the confs of cluster/start.sh, in a temporary directory) at its
@@ -90,37 +91,39 @@ load() {
 rate_of() { awk '/^Requests\/sec:/ { printf "%d", $2 }' "$1"; }
 
 if stage latency; then
-  echo "== latency at half of the limit's saturation"
+  echo "== latency at half of the peer's saturation"
   mkdir -p "$work/latency"
-  (exec java $REF_JVM -jar "$BENCH/limit/target/limit.jar" "$LIMIT_PORT" > "$work/limit.log" 2>&1) &
-  limit_pid=$!
-  trap 'kill "$limit_pid" 2> /dev/null || true; cleanup_work_dir' EXIT
+  (exec java $REF_JVM -jar "$BENCH/peer-onenio/target/peer-onenio.jar" "$PEER_PORT" "$work/peer-latency-data" \
+    > "$work/peer.log" 2>&1) &
+  peer_pid=$!
+  trap 'kill "$peer_pid" 2> /dev/null || true; cleanup_work_dir' EXIT
   start_single quorumkv "$QKV_PORT" "$work/latency-data" > /dev/null
   fill "http://127.0.0.1:$QKV_PORT" "$PREFILL" > /dev/null
-  until curl -sf -m 2 "http://127.0.0.1:$LIMIT_PORT/v0/status" > /dev/null; do sleep 0.2; done
+  until curl -sf -m 2 "http://127.0.0.1:$PEER_PORT/v0/status" > /dev/null; do sleep 0.2; done
+  fill "http://127.0.0.1:$PEER_PORT" "$PREFILL" > /dev/null
   table="$OUT/latency.md"
   {
-    echo "| op | connections | rate (half of the limit's saturation) | round | quorumkv p99 / p99.9 ms | limit p99 / p99.9 ms | p99 ratio | p99.9 ratio |"
+    echo "| op | connections | rate (half of the peer's saturation) | round | quorumkv p99 / p99.9 ms | peer p99 / p99.9 ms | p99 ratio | p99.9 ratio |"
     echo "| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |"
   } > "$table"
   for op in get put; do
     for connections in 64 1; do
-      load "sat-$op-$connections" "http://127.0.0.1:$LIMIT_PORT" --rate max --connections "$connections" \
+      load "sat-$op-$connections" "http://127.0.0.1:$PEER_PORT" --rate max --connections "$connections" \
         --workload "$op" --duration 10s --warmup 5s
       rate=$(( $(rate_of "$work/latency/sat-$op-$connections.txt") / 2 ))
       for round in $(seq "$ROUNDS"); do
-        for target in quorumkv limit; do
-          port=$QKV_PORT; [ "$target" = limit ] && port=$LIMIT_PORT
+        for target in quorumkv peer; do
+          port=$QKV_PORT; [ "$target" = peer ] && port=$PEER_PORT
           load "$target-$op-$connections-$round" "http://127.0.0.1:$port" --rate "$rate" \
             --connections "$connections" --workload "$op" --duration "${DURATION}s" --warmup "${LATENCY_WARMUP}s"
         done
-        q="$work/latency/quorumkv-$op-$connections-$round.txt" l="$work/latency/limit-$op-$connections-$round.txt"
+        q="$work/latency/quorumkv-$op-$connections-$round.txt" r="$work/latency/peer-$op-$connections-$round.txt"
         python3 - "$op" "$connections" "$rate" "$round" "$(load_percentile "$q" 99.000%)" "$(load_percentile "$q" 99.900%)" \
-          "$(load_percentile "$l" 99.000%)" "$(load_percentile "$l" 99.900%)" >> "$table" <<'EOF'
+          "$(load_percentile "$r" 99.000%)" "$(load_percentile "$r" 99.900%)" >> "$table" <<'EOF'
 import sys
-op, conns, rate, rnd, q99, q999, l99, l999 = sys.argv[1:]
-ratio = lambda a, b: f"{float(a) / float(b):.1f}x" if a and b and float(b) > 0 else "n/a"
-print(f"| {op.upper()} | {conns} | {int(rate):,} | {rnd} | {q99} / {q999} | {l99} / {l999} | {ratio(q99, l99)} | {ratio(q999, l999)} |")
+op, conns, rate, rnd, q99, q999, r99, r999 = sys.argv[1:]
+ratio = lambda a, b: f"{float(a) / float(b):.2f}x" if a and b and float(b) > 0 else "n/a"
+print(f"| {op.upper()} | {conns} | {int(rate):,} | {rnd} | {q99} / {q999} | {r99} / {r999} | {ratio(q99, r99)} | {ratio(q999, r999)} |")
 EOF
         echo "$op, $connections connections, round $round: $(tail -n 1 "$table")"
       done
@@ -128,7 +131,7 @@ EOF
   done
   cp -r "$work/latency" "$OUT/latency-raw"
   node_stop TERM quorumkv > /dev/null
-  kill "$limit_pid"; wait "$limit_pid" 2> /dev/null || true
+  kill "$peer_pid"; wait "$peer_pid" 2> /dev/null || true
 fi
 
 if stage cluster; then
