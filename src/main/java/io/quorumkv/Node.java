@@ -135,7 +135,7 @@ public final class Node {
 
   private Future<Node> deploy(List<Context> workers, InstantSource wallClock) {
     HybridLogicalClock versions = clock.clock();
-    Admission admission = Admission.of(config.admission(), storage::queuedRequests);
+    Admission admission = Admission.of(config.admission(), storage::queuedRequests, storage.largeValues());
     PeerAuthorization peers = new PeerAuthorization(config.clusterSecret());
     List<RouteMount> mounts = Routes.besideTheApi(vertx, config, storage, versions, topology, treeService, admission,
         peers, metrics, recordings);

@@ -1,5 +1,7 @@
 package io.quorumkv.admission;
 
+import io.quorumkv.storage.LargeValueSizes;
+
 import io.quorumkv.config.AdmissionConfig;
 
 import java.util.Arrays;
@@ -39,7 +41,7 @@ public final class Admission {
   private final IntSupplier queuedStorage;
   /** One per event loop; a new array when a loop is added, so a request reads it without a lock or an iterator. */
   private volatile LoopRequests[] loops = new LoopRequests[0];
-  private final LargeValueSizes largeValues = new LargeValueSizes();
+  private final LargeValueSizes largeValues;
   private final Map<Reason, LongAdder> shed = new EnumMap<>(Reason.class);
 
   /**
@@ -47,7 +49,8 @@ public final class Admission {
    * @param maxQueuedStorage   storage requests waiting for a worker ({@code queuedStorage}); 0 for no bound
    */
   public Admission(long clientBodyBytes, long peerBatchBytes, int maxRequestsPerLoop, int maxQueuedStorage,
-                   IntSupplier queuedStorage) {
+                   IntSupplier queuedStorage, LargeValueSizes largeValues) {
+    this.largeValues = largeValues;
     this.clientBodies = new ByteBudget(clientBodyBytes);
     this.peerBatches = new ByteBudget(peerBatchBytes);
     this.maxRequestsPerLoop = maxRequestsPerLoop;
@@ -59,9 +62,9 @@ public final class Admission {
   }
 
   /** The bounds a conf's {@code admission} section sets, with budgets sized from this JVM's heap. */
-  public static Admission of(AdmissionConfig config, IntSupplier queuedStorage) {
+  public static Admission of(AdmissionConfig config, IntSupplier queuedStorage, LargeValueSizes largeValues) {
     return forHeap(Runtime.getRuntime().maxMemory(), config.clientBodyBytes(), config.maxRequestsPerLoop(),
-        config.maxQueuedStorage(), queuedStorage);
+        config.maxQueuedStorage(), queuedStorage, largeValues);
   }
 
   /**
@@ -69,10 +72,10 @@ public final class Admission {
    * {@code clientBodyBytes} is positive) and the given bounds on requests.
    */
   public static Admission forHeap(long maxHeapBytes, long clientBodyBytes, int maxRequestsPerLoop,
-                                  int maxQueuedStorage, IntSupplier queuedStorage) {
+                                  int maxQueuedStorage, IntSupplier queuedStorage, LargeValueSizes largeValues) {
     long share = Math.max(1, maxHeapBytes / HEAP_SHARE_DIVISOR);
     return new Admission(clientBodyBytes > 0 ? clientBodyBytes : share, share, maxRequestsPerLoop, maxQueuedStorage,
-        queuedStorage);
+        queuedStorage, largeValues);
   }
 
   /** Bodies of client requests, and large values read for clients, refused when full. */
@@ -80,7 +83,7 @@ public final class Admission {
     return clientBodies;
   }
 
-  /** Sizes of the large values last written or read through this node. */
+  /** Sizes of the large values last written or read through this node (the storage's). */
   public LargeValueSizes largeValues() {
     return largeValues;
   }

@@ -2,7 +2,7 @@ package io.quorumkv.http;
 
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.ByteBudget;
-import io.quorumkv.admission.LargeValueSizes;
+import io.quorumkv.storage.LargeValueSizes;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.RawBodyHandler;
 import io.vertx.core.http.HttpHeaders;

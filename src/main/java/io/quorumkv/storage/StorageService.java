@@ -27,6 +27,7 @@ public final class StorageService {
   private final LongAdder rangeRecordsScanned = new LongAdder();
   private final LongAdder readsFromMemory = new LongAdder();
   private final LongAdder missesInMemory = new LongAdder();
+  private final LargeValueSizes largeValues = new LargeValueSizes();
   private final LoopTurns loopTurns = new LoopTurns();
 
   /** @param grouped the single-key gets and applies, grouped per worker (group commit) */
@@ -42,10 +43,11 @@ public final class StorageService {
   /**
    * The stored record, read on the caller's thread when the memtables and the caches hold it (no
    * worker hand-off); records only the files hold are read by a storage worker, grouped into one
-   * {@code MultiGet}. {@link LoopTurns} decides which gets try memory first.
+   * {@code MultiGet}. {@link LoopTurns} decides which gets try memory first; a key known to hold a
+   * large value never does ({@link LargeValueSizes}).
    */
   public Future<Record> get(byte[] key) {
-    if (loopTurns.tryMemory()) {
+    if (largeValues.sizeOf(key) == 0 && loopTurns.tryMemory()) {
       CachedRead cached = store.getCached(key);
       loopTurns.memoryRead(cached.known());
       if (cached.known()) {
@@ -146,6 +148,11 @@ public final class StorageService {
   /** Single-key gets answered from memory on the caller's thread since the node started. */
   public long readsFromMemory() {
     return readsFromMemory.sum();
+  }
+
+  /** The keys of large values, which the layers above tell of as they write and read them. */
+  public LargeValueSizes largeValues() {
+    return largeValues;
   }
 
   /** Gets that tried memory and found it could not tell, so went to a worker. */

@@ -1,12 +1,14 @@
-package io.quorumkv.admission;
+package io.quorumkv.storage;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The sizes of the large values this node last wrote or read, by key, so that a read of one can
- * take its bytes from the budget before the value is on the heap. Bounded: when full it starts
- * again empty. A key not known here is read first and budgeted once its size is known.
+ * take its bytes from the budget before the value is on the heap, and goes to a storage worker,
+ * where the gets of one key in one group share one copy of it (read on the event loop, each get
+ * would hold a copy of its own until its client has read it). Bounded: when full it starts again
+ * empty. A key not known here is read first and budgeted once its size is known.
  */
 public final class LargeValueSizes {
   /** Values from this size on are remembered; smaller ones cost the budget nothing worth counting. */
