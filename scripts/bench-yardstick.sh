@@ -135,7 +135,8 @@ EOF
 fi
 
 if stage cluster; then
-  require etcd "the cluster stage compares with a 3-member etcd"
+  command -v etcd > /dev/null && command -v etcdctl > /dev/null || {
+    echo "the cluster stage compares with a 3-member etcd: apt-get install etcd-server etcd-client" >&2; exit 1; }
   echo "== 3-node cluster at 2/3, a single node at 1/1, 3-member etcd"
   start_cluster "$work/cluster" 18701 "" "${CLUSTER_PORTS[@]}" > /dev/null
   RUN_WARMUP=$CLUSTER_WARMUP compare cluster --baseline etcd3 --prefill 200000 \
