@@ -52,6 +52,7 @@ public final class StorageService {
       loopTurns.memoryRead(cached.known());
       if (cached.known()) {
         readsFromMemory.increment();
+        observeSize(key, cached.record());
         return Future.succeededFuture(cached.record());
       }
       missesInMemory.increment();
@@ -61,7 +62,13 @@ public final class StorageService {
 
   /** Completes with the record the key holds afterwards: {@code record} if it was stored, else the one that won. */
   public Future<Record> apply(byte[] key, Record record) {
+    observeSize(key, record);
     return observer.timeStorage("apply", grouped.apply(key, record));
+  }
+
+  /** Tells {@link #largeValues} of the record's value, whatever path brought it: a client, a peer, a repair. */
+  private void observeSize(byte[] key, Record record) {
+    largeValues.observe(key, record == null || record.value() == null ? 0 : record.value().length);
   }
 
   public Future<RangeCursor> openRange(byte[] start, byte[] end) {
@@ -150,7 +157,7 @@ public final class StorageService {
     return readsFromMemory.sum();
   }
 
-  /** The keys of large values, which the layers above tell of as they write and read them. */
+  /** The sizes of large values: learnt from every apply and read from memory here, and from the HTTP layer's reads. */
   public LargeValueSizes largeValues() {
     return largeValues;
   }
