@@ -38,7 +38,7 @@ final class LargeReads {
   /** After the read: takes what a large value needs beyond what was held; false once the 503 is sent. */
   boolean admitValue(RoutingContext ctx, byte[] key, byte[] value) {
     sizes.observe(key, value == null ? 0 : value.length);
-    return value == null || value.length < LargeValueSizes.LARGE_BYTES || hold(ctx, value.length);
+    return value == null || !LargeValueSizes.isLarge(value.length) || hold(ctx, value.length);
   }
 
   /** A write went through: remember its value's size for the reads to come. */

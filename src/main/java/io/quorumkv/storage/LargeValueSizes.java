@@ -26,9 +26,14 @@ public final class LargeValueSizes {
     return size == null ? 0 : size;
   }
 
+  /** Whether a value of this size is remembered here. */
+  public static boolean isLarge(int valueBytes) {
+    return valueBytes >= LARGE_BYTES;
+  }
+
   /** Notes the size of the key's value as written or read (0 when absent). */
   public void observe(byte[] key, int valueBytes) {
-    if (valueBytes < LARGE_BYTES) {
+    if (!isLarge(valueBytes)) {
       if (!sizes.isEmpty()) {
         sizes.remove(ByteBuffer.wrap(key));
       }

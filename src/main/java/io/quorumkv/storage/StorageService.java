@@ -52,7 +52,11 @@ public final class StorageService {
       loopTurns.memoryRead(cached.known());
       if (cached.known()) {
         readsFromMemory.increment();
-        observeSize(key, cached.record());
+        // Not known large a moment ago: only a large value has anything to tell.
+        int valueBytes = valueBytes(cached.record());
+        if (LargeValueSizes.isLarge(valueBytes)) {
+          largeValues.observe(key, valueBytes);
+        }
         return Future.succeededFuture(cached.record());
       }
       missesInMemory.increment();
@@ -68,7 +72,11 @@ public final class StorageService {
 
   /** Tells {@link #largeValues} of the record's value, whatever path brought it: a client, a peer, a repair. */
   private void observeSize(byte[] key, Record record) {
-    largeValues.observe(key, record == null || record.value() == null ? 0 : record.value().length);
+    largeValues.observe(key, valueBytes(record));
+  }
+
+  private static int valueBytes(Record record) {
+    return record == null || record.value() == null ? 0 : record.value().length;
   }
 
   public Future<RangeCursor> openRange(byte[] start, byte[] end) {

@@ -15,7 +15,7 @@ import java.time.InstantSource;
  * transfers finished). A second sweep {@link #LATE_SWEEP_MS} later drops what a write sent
  * before the change ended still brought (a replica batch delayed on a busy node). The epoch swept
  * twice is persisted, so a restart does not sweep again. The conf's own topology follows no
- * change, so nothing is swept before the first change: a fresh node does not walk its store.
+ * change, so it counts as cleaned: a fresh node does not walk its store.
  * Runs on the maintenance context.
  */
 final class Cleanup {
@@ -47,11 +47,9 @@ final class Cleanup {
     if (sweeping) {
       return Future.succeededFuture();
     }
-    if (topology.current().epoch() <= Topology.INITIAL_EPOCH) {
-      return Future.succeededFuture();
-    }
     if (cleanedEpoch < 0) {
-      return storage.submit(() -> meta.readLong(CLEANED, 0)).onSuccess(epoch -> cleanedEpoch = epoch);
+      return storage.submit(() -> meta.readLong(CLEANED, Topology.INITIAL_EPOCH))
+          .onSuccess(epoch -> cleanedEpoch = epoch);
     }
     Topology current = topology.current();
     if (!current.isStable() || current.epoch() <= cleanedEpoch || !grace.over(current.epoch())) {
