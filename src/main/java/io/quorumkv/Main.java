@@ -1,6 +1,7 @@
 package io.quorumkv;
 
 import io.quorumkv.admin.FlameGraphCommand;
+import io.quorumkv.backup.RestoreCommand;
 import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.ConfigLoader;
 import io.quorumkv.config.NodeConfig;
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 public final class Main {
   private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]\n"
       + "       java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]   (load tool; bench alone for its options)\n"
-      + "       java -jar quorumkv.jar flame cpu|alloc|lock|wall FILE.jfr PAGE.html   (a JFR recording's flame graph)";
+      + "       java -jar quorumkv.jar flame cpu|alloc|lock|wall FILE.jfr PAGE.html   (a JFR recording's flame graph)\n"
+      + "       java -jar quorumkv.jar restore --from DIR --url URL [options]   (restore backups; restore alone for its options)";
   /** Held so the level sticks: java.util.logging keeps loggers weakly. */
   private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
   /** Hazelcast warns at every start that its CP subsystem (which quorumkv does not use) is off. */
@@ -32,6 +34,9 @@ public final class Main {
   public static void main(String[] args) {
     if (args.length > 0 && args[0].equals("bench")) {
       System.exit(io.quorumkv.bench.LoadTool.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));
+    }
+    if (args.length > 0 && args[0].equals("restore")) {
+      System.exit(RestoreCommand.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));
     }
     if (args.length > 0 && args[0].equals("flame")) {
       System.exit(FlameGraphCommand.run(java.util.List.of(args).subList(1, args.length)));

@@ -8,6 +8,7 @@ import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.Confirmations;
 import io.quorumkv.antientropy.PeerTrees;
 import io.quorumkv.antientropy.TreeService;
+import io.quorumkv.backup.NodeBackups;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.hints.HintedHandoff;
@@ -137,8 +138,10 @@ public final class Node {
     HybridLogicalClock versions = clock.clock();
     Admission admission = Admission.of(config.admission(), storage::queuedRequests, storage.largeValues());
     PeerAuthorization peers = new PeerAuthorization(config.clusterSecret());
+    NodeBackups backups = new NodeBackups(config.backup(), config.url(), opened.database(),
+        () -> topology.current().toJson(), versions::current, wallClock);
     List<RouteMount> mounts = Routes.besideTheApi(vertx, config, storage, versions, topology, treeService, admission,
-        peers, metrics, recordings);
+        peers, metrics, recordings, backups);
     ApiContext api = new ApiContext(config, storage, versions, topology, liveNodes, hints, readRepair, metrics,
         inFlightWrites, mounts, peers, wallClock, antiEntropy, new KeyLocks(vertx), metrics.requests(), admission,
         opened.database().diskAlarm());

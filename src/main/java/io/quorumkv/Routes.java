@@ -6,6 +6,8 @@ import io.quorumkv.admin.MembershipAdmin;
 import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.antientropy.TreeHandler;
+import io.quorumkv.backup.BackupAdmin;
+import io.quorumkv.backup.NodeBackups;
 import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.peer.PeerAuthorization;
@@ -28,11 +30,12 @@ final class Routes {
 
   /**
    * The internal protocols (each from its feature's package, behind the cluster secret: see
-   * {@code peer.InternalEndpoint}), metrics, JFR sessions, membership commands and the dashboard.
+   * {@code peer.InternalEndpoint}), metrics, JFR sessions, membership commands, backups and the dashboard.
    */
   static List<RouteMount> besideTheApi(Vertx vertx, NodeConfig config, StorageService storage, HybridLogicalClock clock,
                                        ClusterTopology topology, TreeService trees, Admission admission,
-                                       PeerAuthorization peers, NodeMetrics metrics, JfrRecordings recordings) {
+                                       PeerAuthorization peers, NodeMetrics metrics, JfrRecordings recordings,
+                                       NodeBackups backups) {
     AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
     return List.of(
@@ -40,6 +43,8 @@ final class Routes {
         new TransferHandler(storage, topology, peers),
         new InternalRangeHandler(storage, peers),
         new TreeHandler(trees, admission, peers),
-        metrics, admin, new MembershipAdmin(topology, config.adminToken()), new Dashboard(config.adminToken() != null));
+        metrics, admin, new MembershipAdmin(topology, config.adminToken()),
+        new BackupAdmin(vertx, backups, config.adminToken(), () -> topology.current().allNodes()),
+        new Dashboard(config.adminToken() != null));
   }
 }

@@ -1,5 +1,6 @@
 package io.quorumkv.admin;
 
+import io.quorumkv.web.AdminToken;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;

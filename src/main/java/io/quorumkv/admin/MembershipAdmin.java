@@ -5,6 +5,7 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.topology.TopologyException;
+import io.quorumkv.web.AdminToken;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;

@@ -22,6 +22,7 @@ public final class ConfigLoader {
   private static final int MAX_ADMISSION_BOUND = 1_000_000;
   /** About 24 MB of heap for the filter. */
   private static final long MAX_NEW_KEY_FILTER_KEYS = 20_000_000L;
+  private static final long MAX_BACKUPS_RETAINED = 10_000;
 
   private ConfigLoader() {
   }
@@ -74,6 +75,7 @@ public final class ConfigLoader {
     AntiEntropyConfig antiEntropy = root.section("antiEntropy", ConfigLoader::antiEntropy);
     TransferConfig transfer = root.section("transfer", ConfigLoader::transfer);
     AdmissionConfig admission = root.section("admission", ConfigLoader::admission);
+    BackupConfig backup = root.section("backup", section -> backup(section, dataDir));
     root.rejectUnknownKeys();
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
@@ -85,7 +87,8 @@ public final class ConfigLoader {
         hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
         antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,
         transfer == null ? TransferConfig.defaults() : transfer,
-        admission == null ? AdmissionConfig.defaults() : admission);
+        admission == null ? AdmissionConfig.defaults() : admission,
+        backup == null ? BackupConfig.defaults(dataDir) : backup);
   }
 
   private static void warnAboutResurrection(int clusterSize, StorageConfig storage, HintsConfig hints) {
@@ -164,6 +167,16 @@ public final class ConfigLoader {
         (int) section.nonNegativeLong("maxRequestsPerLoop", d.maxRequestsPerLoop(), MAX_ADMISSION_BOUND),
         (int) section.nonNegativeLong("maxQueuedStorage", d.maxQueuedStorage(), MAX_ADMISSION_BOUND),
         section.nonNegativeLong("clientBodyBytes", d.clientBodyBytes()));
+  }
+
+  private static BackupConfig backup(JsonSection section, Path dataDir) {
+    BackupConfig d = BackupConfig.defaults(dataDir);
+    String dir = section.string("dir", null);
+    if (dir != null && dir.isBlank()) {
+      throw new ConfigException("'backup.dir' must not be empty (leave it out for " + d.dir() + ")");
+    }
+    return new BackupConfig(dir == null ? d.dir() : Path.of(dir),
+        (int) section.nonNegativeLong("retain", d.retain(), MAX_BACKUPS_RETAINED));
   }
 
   private static String firstLine(String message) {

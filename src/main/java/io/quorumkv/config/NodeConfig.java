@@ -24,11 +24,13 @@ import java.util.List;
  * @param antiEntropy       how replicas compare and repair what they share
  * @param transfer          how fast this node takes in records when the topology changes
  * @param admission         the bounds past which client requests are refused with 503
+ * @param backup            where backups go and how many are kept
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
                          long maxClockOffsetMs, String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage,
-                         AntiEntropyConfig antiEntropy, TransferConfig transfer, AdmissionConfig admission) {
+                         AntiEntropyConfig antiEntropy, TransferConfig transfer, AdmissionConfig admission,
+                         BackupConfig backup) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
@@ -52,7 +54,8 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS,
         DEFAULT_MAX_CLOCK_OFFSET_MS, null, null, HintsConfig.defaults(), StorageConfig.defaults(),
-        AntiEntropyConfig.defaults(), TransferConfig.defaults(), AdmissionConfig.defaults());
+        AntiEntropyConfig.defaults(), TransferConfig.defaults(), AdmissionConfig.defaults(),
+        BackupConfig.defaults(Path.of(DEFAULT_DATA_DIR)));
   }
 
   public int clusterSize() {

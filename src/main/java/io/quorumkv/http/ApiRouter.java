@@ -42,8 +42,9 @@ public final class ApiRouter {
     ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config);
     EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
         topology::current, api.wallClock(), new LargeReads(api.admission()));
-    RangeHandler range = new RangeHandler(vertx, api.storage(),
-        new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage()), api.wallClock());
+    ClusterRange clusterRange = new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage());
+    RangeHandler range = new RangeHandler(vertx, api.storage(), clusterRange, api.wallClock());
+    RestoreHandler restore = new RestoreHandler(vertx, config, coordinator, topology, clusterRange, api.wallClock());
     ClusterHandler cluster = new ClusterHandler(config, topology, api.liveNodes(), api.hints(), api.readRepair(),
         api.antiEntropy(), api.diskAlarm());
     Router router = Router.router(vertx);
@@ -65,6 +66,7 @@ public final class ApiRouter {
     router.route(ENTITIES).handler(ApiErrors.methodNotAllowed("GET"));
 
     api.mounts().forEach(mount -> mount.mount(router));
+    restore.mount(router, api.admission());
 
     router.get(CLUSTER).handler(cluster::handle);
     router.route(CLUSTER).handler(ApiErrors.methodNotAllowed("GET"));

@@ -1,21 +1,26 @@
 package io.quorumkv.http;
 
+import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint.Timeout;
+import io.quorumkv.range.ClusterRange;
 import io.quorumkv.range.RangeMerge;
 import io.quorumkv.range.RangeSource;
 import io.quorumkv.range.RangeSourceException;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.web.ApiErrors;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.InstantSource;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Drives one cluster-wide range on the request's event loop: merges the nodes' sources into the
- * chunked response, one chunk per live record, only while every unfinished source has a record
+ * chunked response, one chunk per live record (as the range's format makes it), only while every unfinished source has a record
  * buffered and the response's write queue has room. So a slow client stops the merge, the merge
  * stops taking records, each source stops reading (a remote one pauses its connection) and every
  * node's scan waits. A source failing before the first byte answers 504; after it, the response
@@ -30,6 +35,7 @@ final class ClusterRangeStream implements RangeSource.Listener {
   private final List<RangeSource> sources;
   private final RangeMerge merge;
   private final InstantSource wallClock;
+  private final Function<RangeEntry, Buffer> chunkOf;
   private RangeSource timed;
   private long timer = -1;
   private RangeSourceException failure;
@@ -37,13 +43,32 @@ final class ClusterRangeStream implements RangeSource.Listener {
   private boolean again;
   private boolean finished;
 
-  ClusterRangeStream(Vertx vertx, RoutingContext ctx, List<RangeSource> sources, InstantSource wallClock) {
+  private ClusterRangeStream(Vertx vertx, RoutingContext ctx, List<RangeSource> sources, InstantSource wallClock,
+                             Function<RangeEntry, Buffer> chunkOf) {
     this.vertx = vertx;
     this.ctx = ctx;
     this.response = ctx.response();
     this.sources = sources;
     this.merge = new RangeMerge(sources);
     this.wallClock = wallClock;
+    this.chunkOf = chunkOf;
+  }
+
+  /**
+   * Streams the cluster's live records in {@code [start, end)} as {@code chunkOf} writes each; 504 at
+   * once when membership sees a node of the topology down.
+   */
+  static void serve(Vertx vertx, RoutingContext ctx, ClusterRange cluster, byte[] start, byte[] end,
+                    InstantSource wallClock, Function<RangeEntry, Buffer> chunkOf) {
+    List<NodeUrl> down = cluster.down();
+    if (!down.isEmpty()) {
+      ctx.response().setStatusMessage(ClientErrors.NOT_ENOUGH_REPLICAS);
+      ApiErrors.send(ctx, 504, "cluster range needs every node: " + (cluster.nodes() - down.size()) + " of "
+          + cluster.nodes() + " alive (down: " + down.stream().map(NodeUrl::toString).collect(Collectors.joining(", "))
+          + ")");
+      return;
+    }
+    new ClusterRangeStream(vertx, ctx, cluster.sources(start, end), wallClock, chunkOf).start();
   }
 
   void start() {
@@ -109,7 +134,7 @@ final class ClusterRangeStream implements RangeSource.Listener {
         return;
       }
       if (next.record().isLive(now)) {
-        response.write(LiveChunks.chunkOf(next));
+        response.write(chunkOf.apply(next));
       }
     }
   }

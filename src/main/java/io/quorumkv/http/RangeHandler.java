@@ -1,9 +1,7 @@
 package io.quorumkv.http;
 
-import io.quorumkv.config.NodeUrl;
 import io.quorumkv.range.ClusterRange;
 import io.quorumkv.storage.StorageService;
-import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RangeStream;
@@ -14,8 +12,6 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.time.InstantSource;
 import java.util.Arrays;
-import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * {@code GET /v0/entities?start=S[&end=E][&scope=node|cluster]}: the live records in {@code [S, E)},
@@ -49,7 +45,7 @@ final class RangeHandler {
     if (end != null && Arrays.compareUnsigned(start, end) >= 0) {
       response.end();
     } else if (wholeCluster) {
-      clusterRange(ctx, start, end);
+      ClusterRangeStream.serve(vertx, ctx, cluster, start, end, wallClock, LiveChunks::chunkOf);
     } else {
       storage.openRange(start, end).onComplete(opened -> {
         if (opened.failed()) {
@@ -59,17 +55,5 @@ final class RangeHandler {
         }
       });
     }
-  }
-
-  private void clusterRange(RoutingContext ctx, byte[] start, byte[] end) {
-    List<NodeUrl> down = cluster.down();
-    if (!down.isEmpty()) {
-      ctx.response().setStatusMessage(ClientErrors.NOT_ENOUGH_REPLICAS);
-      ApiErrors.send(ctx, 504, "cluster range needs every node: " + (cluster.nodes() - down.size()) + " of "
-          + cluster.nodes() + " alive (down: " + down.stream().map(NodeUrl::toString).collect(Collectors.joining(", "))
-          + ")");
-      return;
-    }
-    new ClusterRangeStream(vertx, ctx, cluster.sources(start, end), wallClock).start();
   }
 }

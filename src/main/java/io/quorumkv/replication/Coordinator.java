@@ -118,14 +118,34 @@ public final class Coordinator {
   }
 
   /**
-   * The first node of the key's {@code from} replicas that membership sees alive, null when none
-   * is: the node that serializes the key's conditional writes.
+   * Writes a record as it is, its version included (a backup's), to every replica the key has for
+   * the record's replica count (both sets during a change): completes with {@code true} when every
+   * one stored it, {@code false} when at least one already held a record that supersedes it. Fails
+   * when a replica is down or fails, or when the version is too far ahead of this node's clock: a
+   * restore is run again, never hinted.
    */
+  public Future<Boolean> restore(byte[] key, Record record) {
+    try {
+      clock.observe(record.version());
+    } catch (ClockException e) {
+      return Future.failedFuture(new ReplicaFailure(ReplicaFailure.Kind.REFUSED, "refused: " + e.getMessage()));
+    }
+    List<Future<WriteAnswer>> answers = new ArrayList<>();
+    for (NodeUrl node : selfLast(targetsOf(topology.get().writeSets(key, record.replicas())))) {
+      answers.add(call(node, replica -> replica.write(key, record)));
+    }
+    return Future.all(answers).map(all -> answers.stream().allMatch(answer -> answer.result().stored()));
+  }
+
   /** Whether the key's conditional writes must wait: its serializer moves in the cutover under way. */
   public boolean serializerMoving(byte[] key, int from) {
     return topology.get().serializerMoves(key, from, liveNodes::isAlive);
   }
 
+  /**
+   * The first node of the key's {@code from} replicas that membership sees alive, null when none
+   * is: the node that serializes the key's conditional writes.
+   */
   public NodeUrl firstLiveReplica(byte[] key, int from) {
     for (NodeUrl node : topology.get().readReplicas(key, from)) {
       if (liveNodes.isAlive(node)) {

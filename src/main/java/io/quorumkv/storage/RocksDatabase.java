@@ -3,6 +3,7 @@ package io.quorumkv.storage;
 import io.quorumkv.config.StorageConfig;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -238,6 +239,20 @@ public final class RocksDatabase implements AutoCloseable {
     } finally {
       lifecycle.readLock().unlock();
     }
+  }
+
+  /**
+   * A consistent copy of every family as of now, in {@code target} (which must not exist yet): the
+   * memtables are flushed, then the table files are hard-linked where the file system allows (copied
+   * where it does not). Writes go on meanwhile. Blocking, for as long as the flush takes.
+   */
+  public void checkpoint(Path target) {
+    call("take a checkpoint", rocks -> {
+      try (Checkpoint checkpoint = Checkpoint.create(rocks)) {
+        checkpoint.createCheckpoint(target.toString());
+      }
+      return null;
+    });
   }
 
   public ColumnFamilyHandle family(Family family) {

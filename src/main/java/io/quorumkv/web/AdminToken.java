@@ -1,6 +1,5 @@
-package io.quorumkv.admin;
+package io.quorumkv.web;
 
-import io.quorumkv.web.ApiErrors;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
@@ -8,16 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /** The conf's admin token, checked on admin requests as a bearer token; none set lets every request through. */
-final class AdminToken {
+public final class AdminToken {
   private static final String SCHEME = "Bearer ";
   private final byte[] token;
 
-  AdminToken(String token) {
+  public AdminToken(String token) {
     this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
   }
 
   /** A route handler: goes on with the request when it carries the token, else answers 401 or 403. */
-  void authorize(RoutingContext ctx) {
+  public void authorize(RoutingContext ctx) {
     if (token == null) {
       ctx.next();
       return;
@@ -43,12 +42,12 @@ final class AdminToken {
   }
 
   /** Whether {@code given} is the token (always, when none is set). */
-  boolean matches(String given) {
+  public boolean matches(String given) {
     return token == null || given != null && MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The token itself, null for none. */
-  String text() {
+  public String text() {
     return token == null ? null : new String(token, StandardCharsets.UTF_8);
   }
 }

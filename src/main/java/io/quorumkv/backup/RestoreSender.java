@@ -1,0 +1,137 @@
+package io.quorumkv.backup;
+
+import io.vertx.core.json.JsonObject;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends a restore's batches, at most {@code inFlight} at once and at most {@code recordsPerSecond}
+ * records a second. A batch that fails, or has records that fail, goes again a few times, some
+ * seconds apart; then the restore stops sending. The progress file moves to the last key of the
+ * longest run of batches that all went through, so a rerun resumes right after it.
+ */
+final class RestoreSender {
+  private static final int ATTEMPTS = 5;
+  private static final long FIRST_RETRY_MS = 500;
+
+  private final RestoreClient client;
+  private final boolean fresh;
+  private final int inFlight;
+  private final Semaphore slots;
+  private final long nanosPerRecord;
+  private final RestoreCounts counts;
+  /** The counts of the batches up to the progress file's key: what a rerun starts from. */
+  private final RestoreCounts confirmed;
+  private final Path progressFile;
+  private final String fingerprint;
+  private final Map<Long, Finished> finishedAhead = new HashMap<>();
+  private long nextFreeNanos = System.nanoTime();
+  private long nextSequence;
+  private long confirmedUpTo;
+  private volatile String stopped;
+
+  private record Finished(byte[] lastKey, long stored, long newer, long deleted) {
+  }
+
+  /** @param counts the counts so far (a resumed restore's start with the earlier run's), kept current as batches finish */
+  RestoreSender(RestoreClient client, RestoreOptions options, RestoreCounts counts, String fingerprint) {
+    this.client = client;
+    this.fresh = options.rollback();
+    this.inFlight = options.inFlightBatches();
+    this.slots = new Semaphore(inFlight);
+    this.nanosPerRecord = Math.max(1, 1_000_000_000L / options.recordsPerSecond());
+    this.counts = counts;
+    this.confirmed = counts.copy();
+    this.progressFile = options.progress();
+    this.fingerprint = fingerprint;
+  }
+
+  /** Why the restore stopped sending, null while it goes on. */
+  String stopped() {
+    return stopped;
+  }
+
+  /** Sends the batch once the rate and the batches in flight allow (blocking until then). */
+  void submit(RestoreBatch batch) throws InterruptedException {
+    pace(batch.size());
+    slots.acquire();
+    long sequence = nextSequence++;
+    attempt(batch, 1).whenComplete((answer, failure) -> {
+      try {
+        finished(sequence, batch, answer, failure);
+      } finally {
+        slots.release();
+      }
+    });
+  }
+
+  /** Waits for every batch sent to be answered. */
+  void drain() throws InterruptedException {
+    slots.acquire(inFlight);
+    slots.release(inFlight);
+  }
+
+  private void pace(int records) throws InterruptedException {
+    long now = System.nanoTime();
+    long start = Math.max(now, nextFreeNanos);
+    nextFreeNanos = start + records * nanosPerRecord;
+    if (start > now) {
+      TimeUnit.NANOSECONDS.sleep(start - now);
+    }
+  }
+
+  private CompletableFuture<JsonObject> attempt(RestoreBatch batch, int attempt) {
+    return client.send(batch.encode(), fresh).handle((answer, failure) -> {
+      boolean complete = failure == null && answer.getLong("failed") == 0;
+      if (complete || attempt == ATTEMPTS || stopped != null) {
+        return failure == null ? CompletableFuture.completedFuture(answer)
+            : CompletableFuture.<JsonObject>failedFuture(failure);
+      }
+      Executor later = CompletableFuture.delayedExecutor(FIRST_RETRY_MS << (attempt - 1), TimeUnit.MILLISECONDS);
+      return CompletableFuture.supplyAsync(() -> null, later).thenCompose(ignored -> attempt(batch, attempt + 1));
+    }).thenCompose(next -> next);
+  }
+
+  private synchronized void finished(long sequence, RestoreBatch batch, JsonObject answer, Throwable failure) {
+    if (failure != null) {
+      counts.failed.addAndGet(batch.size());
+      stop("a batch failed " + ATTEMPTS + " times: " + RestoreClient.describe(failure));
+      return;
+    }
+    long stored = answer.getLong("stored");
+    long deleted = fresh ? Math.min(batch.tombstones(), stored) : 0;
+    counts.stored.addAndGet(stored - deleted);
+    counts.deleted.addAndGet(deleted);
+    counts.newer.addAndGet(answer.getLong("newer"));
+    long failed = answer.getLong("failed");
+    if (failed > 0) {
+      counts.failed.addAndGet(failed);
+      stop(failed + " records of a batch failed " + ATTEMPTS + " times, the last because: " + answer.getString("error"));
+      return;
+    }
+    finishedAhead.put(sequence, new Finished(batch.lastKey(), stored - deleted, answer.getLong("newer"), deleted));
+    byte[] confirmedKey = null;
+    while (finishedAhead.containsKey(confirmedUpTo)) {
+      Finished next = finishedAhead.remove(confirmedUpTo++);
+      confirmed.stored.addAndGet(next.stored());
+      confirmed.newer.addAndGet(next.newer());
+      confirmed.deleted.addAndGet(next.deleted());
+      confirmedKey = next.lastKey();
+    }
+    if (confirmedKey != null) {
+      RestoreProgress.save(progressFile, fingerprint, confirmedKey, confirmed);
+    }
+  }
+
+  private void stop(String reason) {
+    if (stopped == null) {
+      stopped = reason;
+    }
+  }
+}

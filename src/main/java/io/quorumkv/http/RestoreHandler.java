@@ -1,0 +1,158 @@
+package io.quorumkv.http;
+
+import io.quorumkv.admission.Admission;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.range.ClusterRange;
+import io.quorumkv.replication.Coordinator;
+import io.quorumkv.replication.Quorum;
+import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.storage.RangeEntry;
+import io.quorumkv.storage.Record;
+import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.web.AdminToken;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.BadRequestException;
+import io.quorumkv.web.QueryParams;
+import io.quorumkv.web.RawBodyHandler;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The nodes' side of {@code java -jar quorumkv.jar restore} ({@link RestoreProtocol}), behind the
+ * admin token: each record of a batch goes to every replica its key has in the topology in force,
+ * this node coordinating. Records keep their versions ({@link Coordinator#restore}), or, for a
+ * rollback, are written again at fresh versions from this node's clock at {@code ack = from}.
+ */
+final class RestoreHandler {
+  /** A batch's bytes beyond its records' values. */
+  private static final long BATCH_OVERHEAD_BYTES = 2L << 20;
+
+  private final Vertx vertx;
+  private final NodeConfig config;
+  private final Coordinator coordinator;
+  private final ClusterTopology topology;
+  private final ClusterRange cluster;
+  private final InstantSource wallClock;
+  private final AdminToken token;
+
+  RestoreHandler(Vertx vertx, NodeConfig config, Coordinator coordinator, ClusterTopology topology,
+                 ClusterRange cluster, InstantSource wallClock) {
+    this.vertx = vertx;
+    this.config = config;
+    this.coordinator = coordinator;
+    this.topology = topology;
+    this.cluster = cluster;
+    this.wallClock = wallClock;
+    this.token = new AdminToken(config.adminToken());
+  }
+
+  void mount(Router router, Admission admission) {
+    router.route(RestoreProtocol.PATH).handler(token::authorize);
+    router.route(RestoreProtocol.KEYS_PATH).handler(token::authorize);
+    router.get(RestoreProtocol.PATH).handler(this::describe);
+    router.post(RestoreProtocol.PATH)
+        .handler(RawBodyHandler.forClients(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES, admission))
+        .handler(ApiErrors.guarded(this::restore));
+    router.get(RestoreProtocol.KEYS_PATH).handler(ApiErrors.guarded(this::keys));
+    router.route(RestoreProtocol.PATH).handler(ApiErrors.methodNotAllowed("GET, POST"));
+    router.route(RestoreProtocol.KEYS_PATH).handler(ApiErrors.methodNotAllowed("GET"));
+  }
+
+  /** What the tool checks before it reads a backup: that it may write here, and the cluster it writes to. */
+  private void describe(RoutingContext ctx) {
+    JsonObject about = new JsonObject()
+        .put("node", config.url().toString())
+        .put("topology", topology.current().toJson())
+        .put("purgeGraceMs", config.storage().purgeGraceMs())
+        .put("maxRecords", RestoreProtocol.MAX_RECORDS);
+    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(about.encode());
+  }
+
+  private void restore(RoutingContext ctx) {
+    String versions = QueryParams.of(ctx).optional(RestoreProtocol.VERSIONS);
+    boolean fresh = RestoreProtocol.FRESH.equals(versions);
+    if (versions != null && !fresh && !RestoreProtocol.KEEP.equals(versions)) {
+      throw new BadRequestException("versions must be keep or fresh, not '" + versions + "'");
+    }
+    List<Operation> operations;
+    try {
+      operations = RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)),
+          RestoreProtocol.MAX_RECORDS);
+    } catch (RecordBatchCodec.TooManyOperationsException e) {
+      ApiErrors.send(ctx, 413, e.getMessage());
+      return;
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException(e.getMessage());
+    }
+    if (operations.stream().anyMatch(Operation::isRead)) {
+      throw new BadRequestException("a restore batch holds writes only");
+    }
+    List<Future<Boolean>> outcomes = new ArrayList<>(operations.size());
+    for (Operation operation : operations) {
+      outcomes.add(fresh ? rewrite(operation.key(), operation.record())
+          : coordinator.restore(operation.key(), operation.record()));
+    }
+    Future.join(outcomes).onComplete(all -> {
+      long stored = 0;
+      long newer = 0;
+      long failed = 0;
+      String error = null;
+      for (Future<Boolean> outcome : outcomes) {
+        if (outcome.failed()) {
+          failed++;
+          error = error == null ? String.valueOf(outcome.cause().getMessage()) : error;
+        } else if (outcome.result()) {
+          stored++;
+        } else {
+          newer++;
+        }
+      }
+      ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+          .end(RestoreProtocol.outcome(stored, newer, failed, error).encode());
+    });
+  }
+
+  /**
+   * The record's value, or a tombstone, written at a fresh version to every replica of the key
+   * (at most the cluster's default {@code from}): for a rollback, which must win over newer writes.
+   */
+  private Future<Boolean> rewrite(byte[] key, Record record) {
+    int from = Math.min(record.replicas(), topology.current().defaultFrom());
+    Quorum all = new Quorum(from, from);
+    Future<Long> written = record.tombstone()
+        ? coordinator.delete(key, all)
+        : coordinator.put(key, record.value(), record.expiresAt(), all);
+    return written.map(true);
+  }
+
+  /** The cluster's live keys in {@code [start, end)}, one per line, percent-encoded (UTF-8). */
+  private void keys(RoutingContext ctx) {
+    QueryParams params = QueryParams.of(ctx);
+    byte[] start = params.requiredKey("start");
+    byte[] end = params.optionalKey("end");
+    ctx.response().setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8");
+    if (end != null && Arrays.compareUnsigned(start, end) >= 0) {
+      ctx.response().end();
+      return;
+    }
+    ClusterRangeStream.serve(vertx, ctx, cluster, start, end, wallClock, RestoreHandler::keyLine);
+  }
+
+  private static Buffer keyLine(RangeEntry entry) {
+    return Buffer.buffer(URLEncoder.encode(new String(entry.key(), StandardCharsets.UTF_8), StandardCharsets.UTF_8)
+        + "\n");
+  }
+}
