@@ -120,9 +120,10 @@ public final class Coordinator {
   /**
    * Writes a record as it is, its version included (a backup's), to every replica the key has for
    * the record's replica count (both sets during a change): completes with {@code true} when every
-   * one stored it, {@code false} when at least one already held a record that supersedes it. Fails
-   * when a replica is down or fails, or when the version is too far ahead of this node's clock: a
-   * restore is run again, never hinted.
+   * one stored it, {@code false} when at least one already held a record that supersedes it. In that
+   * case the freshest replica's record is then copied to the others, so a replica that lost its data
+   * ends with the newer write, not the restored one. Fails when a replica is down or fails, or when
+   * the version is too far ahead of this node's clock: a restore is run again, never hinted.
    */
   public Future<Boolean> restore(byte[] key, Record record) {
     try {
@@ -130,11 +131,36 @@ public final class Coordinator {
     } catch (ClockException e) {
       return Future.failedFuture(new ReplicaFailure(ReplicaFailure.Kind.REFUSED, "refused: " + e.getMessage()));
     }
-    List<Future<WriteAnswer>> answers = new ArrayList<>();
-    for (NodeUrl node : selfLast(targetsOf(topology.get().writeSets(key, record.replicas())))) {
+    List<NodeUrl> targets = selfLast(targetsOf(topology.get().writeSets(key, record.replicas())));
+    List<Future<WriteAnswer>> answers = new ArrayList<>(targets.size());
+    for (NodeUrl node : targets) {
       answers.add(call(node, replica -> replica.write(key, record)));
     }
-    return Future.all(answers).map(all -> answers.stream().allMatch(answer -> answer.result().stored()));
+    return Future.all(answers).compose(all -> {
+      NodeUrl freshest = null;
+      long freshestVersion = Long.MIN_VALUE;
+      for (int i = 0; i < targets.size(); i++) {
+        WriteAnswer answer = answers.get(i).result();
+        if (!answer.stored() && answer.keptVersion() > freshestVersion) {
+          freshest = targets.get(i);
+          freshestVersion = answer.keptVersion();
+        }
+      }
+      return freshest == null ? Future.succeededFuture(true) : spread(key, freshest, targets).map(false);
+    });
+  }
+
+  /** Copies the record {@code holder} keeps for the key to the other nodes (those holding it or newer keep theirs). */
+  private Future<Void> spread(byte[] key, NodeUrl holder, List<NodeUrl> nodes) {
+    return call(holder, replica -> replica.read(key)).compose(kept -> {
+      List<Future<WriteAnswer>> copies = new ArrayList<>();
+      for (NodeUrl node : nodes) {
+        if (kept != null && !node.equals(holder)) {
+          copies.add(call(node, replica -> replica.write(key, kept)));
+        }
+      }
+      return Future.all(copies).mapEmpty();
+    });
   }
 
   /** Whether the key's conditional writes must wait: its serializer moves in the cutover under way. */

@@ -377,6 +377,11 @@ public final class ProcessCluster implements AutoCloseable {
     nodes.get(node).awaitReady(options.startTimeout);
   }
 
+  /** The node's data directory, which this cluster created. */
+  public Path dataDir(int node) {
+    return dir.resolve("node-" + node);
+  }
+
   /** Deletes the node's data directory (one this cluster created), as a lost disk would; the node must be down. */
   public void wipeData(int node) throws IOException {
     if (running(node)) {
