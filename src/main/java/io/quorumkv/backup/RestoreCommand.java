@@ -6,7 +6,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -117,7 +116,7 @@ public final class RestoreCommand {
       cursors.forEach(RecordsSnapshot.Cursor::close);
       snapshots.forEach(RecordsSnapshot::close);
     }
-    long seconds = Math.max(1, Duration.ofNanos(System.nanoTime() - startedNanos).toSeconds());
+    double seconds = (System.nanoTime() - startedNanos) / 1e9;
     if (sender.stopped() != null) {
       out.println("restore: stopped: " + sender.stopped());
       out.println("restore: " + counts + "; run the same command again to resume (progress in "
@@ -125,7 +124,7 @@ public final class RestoreCommand {
       return 1;
     }
     RestoreProgress.delete(options.progress());
-    out.println("restore: done in " + seconds + " s: " + counts);
+    out.println(String.format(java.util.Locale.ROOT, "restore: done in %.1f s: %s", seconds, counts));
     return 0;
   }
 
