@@ -115,7 +115,7 @@ lines += ["", f"The cluster backup answered in {float(backup_s):.1f} s (all thre
 throttled, sent = done("restore-throttled")
 free, sent_free = done("restore-unthrottled")
 lines += ["| throttle | records (sent and already newer) | took | records/s |", "| --- | ---: | ---: | ---: |"]
-for label, (secs, n) in (("default (10,000/s)", (throttled, sent)), ("none", (free, sent_free))):
+for label, (secs, n) in ((f"--rate {throttle}", (throttled, sent)), ("none", (free, sent_free))):
     if secs:
         lines.append(f"| {label} | {n:,} | {secs:.1f} s | {n / secs:,.0f} |")
 lines += ["", f"Client latency of a mixed load (10% PUT) at {rate} req/s to the restored cluster's first node,"

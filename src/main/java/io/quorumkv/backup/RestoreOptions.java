@@ -22,7 +22,7 @@ import java.util.List;
 public record RestoreOptions(List<Path> from, URI url, String token, byte[] start, byte[] end, boolean rollback,
                              long recordsPerSecond, int batchRecords, int inFlightBatches, Path progress,
                              boolean fromScratch) {
-  public static final long DEFAULT_RECORDS_PER_SECOND = 10_000;
+  public static final long DEFAULT_RECORDS_PER_SECOND = 5_000;
   public static final int DEFAULT_BATCH_RECORDS = 500;
   public static final int DEFAULT_IN_FLIGHT_BATCHES = 4;
   public static final String TOKEN_VARIABLE = "QUORUMKV_ADMIN_TOKEN";
@@ -35,7 +35,7 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
         --end KEY        restore only keys < KEY
         --rollback       make [start, end) read as in the backup: its records written again at fresh
                          versions, the range's keys the backup lacks deleted (needs --start)
-        --rate N         records a second at most (default 10000)
+        --rate N         records a second at most (default 5000)
         --batch N        records a request (default 500, at most 1000)
         --progress FILE  where progress is kept for a rerun to resume (default: in the temp directory)
         --from-scratch   ignore the progress of an earlier run""";

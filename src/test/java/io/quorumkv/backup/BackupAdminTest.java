@@ -39,7 +39,9 @@ class BackupAdminTest {
 
   @BeforeAll
   static void startNode() {
+    // Small memtables, so that the writes after a backup flush and compact the files it shares.
     node = TestNode.start(TestNode.config(dataDir, new JsonObject().put("adminToken", TOKEN)
+        .put("storage", new JsonObject().put("writeBufferBytes", 1 << 20))
         .put("backup", new JsonObject().put("dir", backupDir.toString()).put("retain", RETAIN))), InstantSource.system());
     http = node.http;
   }
@@ -77,6 +79,11 @@ class BackupAdminTest {
     assertEquals(manifest.getLong("records"), manifest.getLong("live") + manifest.getLong("tombstones"));
     assertTrue(manifest.getLong("clockHighWater") >= manifest.getLong("maxVersion"), manifest.encodePrettily());
     assertTrue(Files.exists(backupDir.resolve("counted").resolve(BackupManifest.FILE_NAME)));
+    NodeBackup.at(backupDir.resolve("counted")).verify();
+    // The live store goes on writing, flushing and compacting: the backup's files stay as they were.
+    for (int i = 0; i < 2_000; i++) {
+      assertEquals(201, http.put("/v0/entity?id=after-" + i, "x".repeat(1_000)).statusCode());
+    }
     NodeBackup.at(backupDir.resolve("counted")).verify();
 
     assertEquals(409, admin("POST", "/admin/backup?name=counted").statusCode());
