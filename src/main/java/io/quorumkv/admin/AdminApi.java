@@ -17,7 +17,6 @@ import io.vertx.ext.web.handler.HttpException;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -227,14 +226,7 @@ public final class AdminApi implements RouteMount {
   }
 
   private static void fail(RoutingContext ctx, Throwable failure) {
-    if (failure instanceof IllegalArgumentException) {
-      ApiErrors.send(ctx, 400, failure.getMessage());
-    } else if (failure instanceof NoSuchElementException) {
-      ApiErrors.send(ctx, 404, failure.getMessage());
-    } else if (failure instanceof IllegalStateException) {
-      ApiErrors.send(ctx, 409, failure.getMessage());
-    } else {
-      ApiErrors.send(ctx, 500, "JFR operation failed: " + failure.getMessage());
-    }
+    ApiErrors.failCommand(ctx, failure, "JFR operation failed");
   }
+
 }

@@ -21,7 +21,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -152,14 +151,7 @@ public final class BackupAdmin implements RouteMount {
   }
 
   private static void fail(RoutingContext ctx, Throwable failure) {
-    if (failure instanceof IllegalArgumentException) {
-      ApiErrors.send(ctx, 400, failure.getMessage());
-    } else if (failure instanceof NoSuchElementException) {
-      ApiErrors.send(ctx, 404, failure.getMessage());
-    } else if (failure instanceof IllegalStateException) {
-      ApiErrors.send(ctx, 409, failure.getMessage());
-    } else {
-      ApiErrors.send(ctx, 500, "backup failed: " + failure.getMessage());
-    }
+    ApiErrors.failCommand(ctx, failure, "backup failed");
   }
+
 }

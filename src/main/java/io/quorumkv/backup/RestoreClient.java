@@ -35,16 +35,8 @@ final class RestoreClient {
 
   /** The node's {@code GET /admin/restore}; a {@link BackupException} saying why it cannot be had (not reachable, 401, 403). */
   JsonObject describe() {
-    HttpResponse<String> response;
-    try {
-      response = http.send(request(RestoreProtocol.PATH).timeout(DESCRIBE_TIMEOUT).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new BackupException("cannot reach " + node + ": " + describe(e));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new BackupException("interrupted");
-    }
+    HttpResponse<String> response = sendBlocking(request(RestoreProtocol.PATH).timeout(DESCRIBE_TIMEOUT).GET().build(),
+        HttpResponse.BodyHandlers.ofString(), "cannot reach " + node);
     if (response.statusCode() != 200) {
       throw new BackupException(node + " refused the restore: " + response.statusCode() + " "
           + response.body().strip());
@@ -75,22 +67,26 @@ final class RestoreClient {
   /** The cluster's live keys in {@code [start, end)}, read as they are consumed. Close the stream. */
   Stream<byte[]> liveKeys(byte[] start, byte[] end) {
     String query = "?start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
-    HttpResponse<Stream<String>> response;
-    try {
-      response = http.send(request(RestoreProtocol.KEYS_PATH + query).GET().build(),
-          HttpResponse.BodyHandlers.ofLines());
-    } catch (IOException e) {
-      throw new BackupException("cannot list the cluster's keys through " + node + ": " + describe(e));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new BackupException("interrupted");
-    }
+    HttpResponse<Stream<String>> response = sendBlocking(request(RestoreProtocol.KEYS_PATH + query).GET().build(),
+        HttpResponse.BodyHandlers.ofLines(), "cannot list the cluster's keys through " + node);
     if (response.statusCode() != 200) {
       String body = String.join(" ", response.body().toList()).strip();
       throw new BackupException("cannot list the cluster's keys through " + node + ": " + response.statusCode() + " "
           + body);
     }
     return response.body().map(line -> URLDecoder.decode(line, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Sends and waits; a {@link BackupException} beginning with {@code failing} when no answer came. */
+  private <T> HttpResponse<T> sendBlocking(HttpRequest request, HttpResponse.BodyHandler<T> body, String failing) {
+    try {
+      return http.send(request, body);
+    } catch (IOException e) {
+      throw new BackupException(failing + ": " + describe(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackupException("interrupted");
+    }
   }
 
   private HttpRequest.Builder request(String pathAndQuery) {

@@ -4,8 +4,8 @@ import io.quorumkv.admission.Admission;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.range.ClusterRange;
 import io.quorumkv.replication.Coordinator;
+import io.quorumkv.replication.InternalHandler;
 import io.quorumkv.replication.Quorum;
-import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.Record;
@@ -87,15 +87,9 @@ final class RestoreHandler {
     if (versions != null && !fresh && !RestoreProtocol.KEEP.equals(versions)) {
       throw new BadRequestException("versions must be keep or fresh, not '" + versions + "'");
     }
-    List<Operation> operations;
-    try {
-      operations = RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)),
-          RestoreProtocol.MAX_RECORDS);
-    } catch (RecordBatchCodec.TooManyOperationsException e) {
-      ApiErrors.send(ctx, 413, e.getMessage());
+    List<Operation> operations = InternalHandler.operationsOf(ctx, RestoreProtocol.MAX_RECORDS);
+    if (operations == null) {
       return;
-    } catch (IllegalArgumentException e) {
-      throw new BadRequestException(e.getMessage());
     }
     if (operations.stream().anyMatch(Operation::isRead)) {
       throw new BadRequestException("a restore batch holds writes only");

@@ -83,19 +83,28 @@ public final class InternalHandler implements RouteMount {
    * 413 to more than {@link InternalProtocol#MAX_BATCH_OPERATIONS} operations.
    */
   private void batch(RoutingContext ctx) {
-    List<Operation> operations;
-    try {
-      operations = RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)),
-          InternalProtocol.MAX_BATCH_OPERATIONS);
-    } catch (RecordBatchCodec.TooManyOperationsException e) {
-      ApiErrors.send(ctx, 413, e.getMessage());
+    List<Operation> operations = operationsOf(ctx, InternalProtocol.MAX_BATCH_OPERATIONS);
+    if (operations == null) {
       return;
-    } catch (IllegalArgumentException e) {
-      throw new BadRequestException(e.getMessage());
     }
     answersTo(operations).onComplete(answers -> ctx.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
         .end(RecordBatchCodec.encodeAnswers(answers.result())));
+  }
+
+  /**
+   * The operations of a batch body: null once the request got its 413 for more than
+   * {@code maxOperations}; a {@link BadRequestException} when the body is not a batch.
+   */
+  public static List<Operation> operationsOf(RoutingContext ctx, int maxOperations) {
+    try {
+      return RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)), maxOperations);
+    } catch (RecordBatchCodec.TooManyOperationsException e) {
+      ApiErrors.send(ctx, 413, e.getMessage());
+      return null;
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException(e.getMessage());
+    }
   }
 
   /** Runs every operation of a batch (each may succeed or fail alone); completes, never fails, with their answers. */

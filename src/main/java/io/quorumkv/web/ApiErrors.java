@@ -92,6 +92,23 @@ public final class ApiErrors {
   }
 
   /**
+   * Answers the failure of an admin command by the exception's kind: 400 for a bad parameter
+   * (IllegalArgumentException), 404 for an unknown name (NoSuchElementException), 409 for a state
+   * that forbids it (IllegalStateException), else 500 with {@code what} and the message.
+   */
+  public static void failCommand(RoutingContext ctx, Throwable failure, String what) {
+    if (failure instanceof IllegalArgumentException) {
+      send(ctx, 400, failure.getMessage());
+    } else if (failure instanceof java.util.NoSuchElementException) {
+      send(ctx, 404, failure.getMessage());
+    } else if (failure instanceof IllegalStateException) {
+      send(ctx, 409, failure.getMessage());
+    } else {
+      send(ctx, 500, what + ": " + failure.getMessage());
+    }
+  }
+
+  /**
    * A failure vertx-web raised where no route's failure handler sees it, such as a request path it
    * cannot percent-decode or an HTTP/1.1 request without a Host header.
    */
