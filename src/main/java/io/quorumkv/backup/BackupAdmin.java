@@ -38,7 +38,6 @@ public final class BackupAdmin implements RouteMount {
   private static final long MAX_BACKUP_MINUTES = 30;
   private static final long NODE_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(MAX_BACKUP_MINUTES);
 
-  private final Vertx vertx;
   private final NodeBackups backups;
   private final AdminToken token;
   private final Supplier<List<NodeUrl>> members;
@@ -47,7 +46,6 @@ public final class BackupAdmin implements RouteMount {
 
   /** @param members the nodes of the topology in force, which a cluster backup asks */
   public BackupAdmin(Vertx vertx, NodeBackups backups, String token, Supplier<List<NodeUrl>> members) {
-    this.vertx = vertx;
     this.backups = backups;
     this.token = new AdminToken(token);
     this.members = members;

@@ -78,13 +78,14 @@ public record BackupManifest(int formatVersion, String name, String node, long c
     try {
       List<BackupFile> files = json.getJsonArray("files").stream()
           .map(entry -> BackupFile.fromJson((JsonObject) entry)).toList();
-      return new BackupManifest(FORMAT_VERSION, required(json.getString("name")), required(json.getString("node")),
+      return new BackupManifest(FORMAT_VERSION, NodeBackups.checkName(json.getString("name")),
+          required(json.getString("node")),
           json.getLong("createdAtMillis"), json.getJsonObject("topology"), json.getLong("clockHighWater"),
           json.getLong("maxVersion"), json.getLong("records"), json.getLong("live"), json.getLong("tombstones"),
           json.getLong("dataBytes"), json.getLong("diskBytes"), json.getLong("tookMs"), files);
     } catch (RuntimeException e) {
       throw new BackupException("corrupt backup: " + where + " lacks a field or has one of the wrong type ("
-          + e.getClass().getSimpleName() + ")");
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
     }
   }
 

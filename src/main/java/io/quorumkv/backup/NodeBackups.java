@@ -27,12 +27,14 @@ import java.util.stream.Stream;
 /**
  * This node's backups, one directory each under the conf's {@code backup.dir}: taking one (a
  * RocksDB checkpoint, then its manifest), listing, deleting, and keeping at most {@code backup.retain}.
- * A backup in progress holds an {@code in-progress} file until its manifest is written; one cut short
- * by a crash is deleted by {@link #delete}. Blocking, one call at a time.
+ * A backup is known by its directory's name, which its manifest must repeat. A backup in progress
+ * holds an {@code in-progress} file until its manifest is written; one cut short by a crash is
+ * deleted by the next backup, or by {@link #delete}. Blocking, one call at a time.
  */
 public final class NodeBackups {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final String IN_PROGRESS = "in-progress";
+  private static final System.Logger LOG = System.getLogger(NodeBackups.class.getName());
   private static final DateTimeFormatter DEFAULT_NAME =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
 
@@ -86,20 +88,32 @@ public final class NodeBackups {
     } catch (IOException e) {
       throw new BackupException("cannot create " + dir + ": " + e.getMessage());
     }
+    BackupManifest manifest;
     try {
       Files.writeString(dir.resolve(IN_PROGRESS), "");
-      BackupManifest manifest = snapshot(name, dir);
+      manifest = snapshot(name, dir);
       Path written = dir.resolve(BackupManifest.FILE_NAME + ".tmp");
       Files.writeString(written, manifest.toJson().encodePrettily(), StandardCharsets.UTF_8);
       Files.move(written, dir.resolve(BackupManifest.FILE_NAME), StandardCopyOption.ATOMIC_MOVE);
       Files.delete(dir.resolve(IN_PROGRESS));
-      retain();
-      return manifest;
     } catch (IOException | RuntimeException e) {
-      deleteTree(dir);
-      throw e instanceof BackupException backup ? backup
+      BackupException failure = e instanceof BackupException backup ? backup
           : new BackupException("backup " + name + " failed: " + e.getMessage(), e);
+      try {
+        deleteTree(dir);
+      } catch (BackupException leftBehind) {
+        failure.addSuppressed(leftBehind);
+      }
+      throw failure;
     }
+    try {
+      deleteCutShort();
+      retain();
+    } catch (BackupException e) {
+      LOG.log(System.Logger.Level.WARNING, "backup " + name + " is complete, but older ones could not be deleted: "
+          + e.getMessage());
+    }
+    return manifest;
   }
 
   private BackupManifest snapshot(String name, Path dir) throws IOException {
@@ -135,30 +149,51 @@ public final class NodeBackups {
         maxVersion, records, live, tombstones, dataBytes, diskBytes, tookMs, files);
   }
 
-  /** The complete backups, oldest first. */
+  /** The complete backups, oldest first: each directory whose readable manifest names it. */
   public synchronized List<BackupManifest> list() {
     List<BackupManifest> manifests = new ArrayList<>();
-    if (!Files.isDirectory(config.dir())) {
-      return manifests;
-    }
-    try (Stream<Path> dirs = Files.list(config.dir())) {
-      for (Path dir : dirs.toList()) {
-        if (Files.exists(dir.resolve(BackupManifest.FILE_NAME))) {
-          try {
-            manifests.add(NodeBackup.at(dir).manifest());
-          } catch (BackupException unreadable) {
-            // not one of ours, or damaged: listed by nobody, deleted by nobody
+    for (Path dir : backupDirectories()) {
+      if (Files.exists(dir.resolve(BackupManifest.FILE_NAME))) {
+        try {
+          BackupManifest manifest = NodeBackup.at(dir).manifest();
+          if (manifest.name().equals(dir.getFileName().toString())) {
+            manifests.add(manifest);
           }
+        } catch (BackupException unreadable) {
+          // not one of ours, or damaged: not listed, and so never deleted by retention
         }
       }
-    } catch (IOException e) {
-      throw new BackupException("cannot list " + config.dir() + ": " + e.getMessage());
     }
     manifests.sort(Comparator.comparingLong(BackupManifest::createdAtMillis).thenComparing(BackupManifest::name));
     return manifests;
   }
 
-  /** Deletes the backup (complete, or cut short); NoSuchElementException when there is none of that name. */
+  private List<Path> backupDirectories() {
+    if (!Files.isDirectory(config.dir())) {
+      return List.of();
+    }
+    try (Stream<Path> dirs = Files.list(config.dir())) {
+      return dirs.filter(Files::isDirectory).filter(dir -> NAME.matcher(dir.getFileName().toString()).matches())
+          .toList();
+    } catch (IOException e) {
+      throw new BackupException("cannot list " + config.dir() + ": " + e.getMessage());
+    }
+  }
+
+  /** Deletes the backups a crash cut short: those still marked in progress (none runs while this does). */
+  private void deleteCutShort() {
+    for (Path dir : backupDirectories()) {
+      if (Files.exists(dir.resolve(IN_PROGRESS))) {
+        LOG.log(System.Logger.Level.INFO, "deleting " + dir + ", a backup cut short");
+        deleteTree(dir);
+      }
+    }
+  }
+
+  /**
+   * Deletes the backup of that name (complete, damaged, or cut short): the directory of that name
+   * holding a manifest or an in-progress mark. NoSuchElementException when there is none.
+   */
   public synchronized void delete(String name) {
     Path dir = config.dir().resolve(checkName(name));
     if (!Files.exists(dir.resolve(BackupManifest.FILE_NAME)) && !Files.exists(dir.resolve(IN_PROGRESS))) {

@@ -4,13 +4,20 @@ import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.RecordsSnapshot;
 import io.vertx.core.json.JsonObject;
 
+import io.quorumkv.storage.StorageException;
+
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -64,19 +71,24 @@ public final class RestoreCommand {
         + (options.rollback() ? ", rolling back " + range() + " at fresh versions" : ", keeping each record's version"
         + (options.start() == null && options.end() == null ? "" : ", keys " + range())));
     warnIfOlderThanPurgeGrace(backups, cluster.getLong("purgeGraceMs"));
-    String fingerprint = options.fingerprint();
+    String fingerprint = options.fingerprint(backups.stream().map(NodeBackup::manifest).toList());
+    Path progressFile = options.progress() != null ? options.progress() : defaultProgressFile(fingerprint);
     RestoreProgress progress = options.fromScratch() ? new RestoreProgress(null, new RestoreCounts())
-        : RestoreProgress.load(options.progress(), fingerprint);
+        : RestoreProgress.load(progressFile, fingerprint);
     byte[] from = options.start();
     if (progress.after() != null) {
       from = successor(progress.after());
       out.println("restore: resuming after key '" + new String(progress.after(), StandardCharsets.UTF_8)
-          + "' (" + progress.counts() + " before), as " + options.progress() + " says");
+          + "' (" + progress.counts() + " before), as " + progressFile + " says");
     }
     RestoreCounts counts = progress.counts();
-    long copies = backups.stream().mapToLong(backup -> backup.manifest().records()).sum();
-    RestoreSender sender = new RestoreSender(client, options, counts, fingerprint);
+    // Only a pass over whole backups reads every copy the manifests count.
+    long copies = options.start() == null && options.end() == null && progress.after() == null
+        ? backups.stream().mapToLong(backup -> backup.manifest().records()).sum() : -1;
+    int batchRecords = Math.min(options.batchRecords(), cluster.getInteger("maxRecords", options.batchRecords()));
+    RestoreSender sender = new RestoreSender(client, options, counts, progressFile, fingerprint);
     long startedNanos = System.nanoTime();
+    long sentBefore = counts.stored.get() + counts.newer.get() + counts.deleted.get();
     List<RecordsSnapshot> snapshots = new ArrayList<>();
     List<RecordsSnapshot.Cursor> cursors = new ArrayList<>();
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -84,6 +96,7 @@ public final class RestoreCommand {
       thread.setDaemon(true);
       return thread;
     });
+    String broken = null;
     try {
       for (NodeBackup backup : backups) {
         RecordsSnapshot snapshot = backup.open();
@@ -91,25 +104,18 @@ public final class RestoreCommand {
         cursors.add(snapshot.cursor(from, options.end()));
       }
       BackupMerge merge = new BackupMerge(cursors);
-      ticker.scheduleAtFixedRate(() -> out.println(progressLine(merge, copies, counts, startedNanos)),
+      ticker.scheduleAtFixedRate(() -> out.println(progressLine(merge, copies, counts, sentBefore, startedNanos)),
           PROGRESS_EVERY_MS, PROGRESS_EVERY_MS, TimeUnit.MILLISECONDS);
       if (options.rollback()) {
         try (Stream<byte[]> keys = client.liveKeys(from, options.end())) {
-          send(new RollbackPlan(merge, keys.iterator(), System.currentTimeMillis()), sender);
+          send(new RollbackPlan(merge, keys.iterator(), System.currentTimeMillis()), batchRecords, sender);
         }
       } else {
-        send(new Iterator<>() {
-          @Override
-          public boolean hasNext() {
-            return merge.hasNext();
-          }
-
-          @Override
-          public RangeEntry next() {
-            return merge.next();
-          }
-        }, sender);
+        send(merge, batchRecords, sender);
       }
+    } catch (BackupException | StorageException | UncheckedIOException e) {
+      // A backup unreadable midway, or the cluster's key listing cut short: what went through stays confirmed.
+      broken = e.getMessage();
     } finally {
       sender.drain();
       ticker.shutdownNow();
@@ -117,23 +123,36 @@ public final class RestoreCommand {
       snapshots.forEach(RecordsSnapshot::close);
     }
     double seconds = (System.nanoTime() - startedNanos) / 1e9;
-    if (sender.stopped() != null) {
-      out.println("restore: stopped: " + sender.stopped());
-      out.println("restore: " + counts + "; run the same command again to resume (progress in "
-          + options.progress() + ")");
+    String stopped = broken != null ? broken : sender.stopped();
+    if (stopped != null) {
+      out.println("restore: stopped: " + stopped);
+      out.println("restore: " + counts + "; run the same command again to resume (progress in " + progressFile + ")");
       return 1;
     }
-    RestoreProgress.delete(options.progress());
-    out.println(String.format(java.util.Locale.ROOT, "restore: done in %.1f s: %s", seconds, counts));
+    RestoreProgress.delete(progressFile);
+    out.println(String.format(Locale.ROOT, "restore: done in %.1f s: %s", seconds, counts));
     return 0;
   }
 
-  private void send(Iterator<RangeEntry> records, RestoreSender sender) throws InterruptedException {
+  /** {@code ~/.quorumkv/restore/FINGERPRINT.json}: the user's own, so no one else can plant or read it. */
+  private static Path defaultProgressFile(String fingerprint) {
+    Path dir = Path.of(System.getProperty("user.home"), ".quorumkv", "restore");
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new BackupException("cannot create " + dir + " for the progress file (name one with --progress): "
+          + e.getMessage());
+    }
+    return dir.resolve(fingerprint + ".json");
+  }
+
+  private static void send(Iterator<RangeEntry> records, int batchRecords, RestoreSender sender)
+      throws InterruptedException {
     RestoreBatch batch = new RestoreBatch();
     while (records.hasNext() && sender.stopped() == null) {
       RangeEntry next = records.next();
       batch.add(next.key(), next.record());
-      if (batch.full(options.batchRecords())) {
+      if (batch.full(batchRecords)) {
         sender.submit(batch);
         batch = new RestoreBatch();
       }
@@ -146,7 +165,7 @@ public final class RestoreCommand {
   /** Every backup the options name, each checked against its manifest before anything is sent. */
   private List<NodeBackup> checkedBackups() {
     List<NodeBackup> backups = new ArrayList<>();
-    for (java.nio.file.Path path : options.from()) {
+    for (Path path : options.from()) {
       backups.addAll(NodeBackup.under(path));
     }
     long records = 0;
@@ -172,11 +191,15 @@ public final class RestoreCommand {
         + (options.end() == null ? "last key]" : new String(options.end(), StandardCharsets.UTF_8) + ")");
   }
 
-  private static String progressLine(BackupMerge merge, long copies, RestoreCounts counts, long startedNanos) {
+  private static String progressLine(BackupMerge merge, long copies, RestoreCounts counts, long sentBefore,
+                                     long startedNanos) {
     long read = merge.copiesRead();
     double seconds = Math.max(1e-3, (System.nanoTime() - startedNanos) / 1e9);
-    return String.format("restore: read %,d of %,d backed-up copies (%d%%), %,.0f a second; %s", read, copies,
-        copies == 0 ? 100 : 100 * read / copies, read / seconds, counts);
+    long sent = counts.stored.get() + counts.newer.get() + counts.deleted.get() - sentBefore;
+    String position = copies < 0 ? String.format(Locale.ROOT, "read %,d backed-up copies", read)
+        : String.format(Locale.ROOT, "read %,d of %,d backed-up copies (%d%%)", read, copies,
+        copies == 0 ? 100 : 100 * read / copies);
+    return String.format(Locale.ROOT, "restore: %s; %,.0f records a second; %s", position, sent / seconds, counts);
   }
 
   /** The smallest key after {@code key}. */

@@ -2,6 +2,7 @@ package io.quorumkv.backup;
 
 import io.vertx.core.json.JsonObject;
 
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A restore's tally: records stored, records the cluster already held newer, records deleted by a rollback, failures. */
@@ -31,7 +32,7 @@ final class RestoreCounts {
 
   @Override
   public String toString() {
-    return stored.get() + " records sent, " + newer.get() + " already newer in the cluster, "
-        + (deleted.get() > 0 ? deleted.get() + " deleted, " : "") + failed.get() + " failed";
+    return String.format(Locale.ROOT, "%,d records sent, %,d already newer in the cluster, %s%,d failed", stored.get(),
+        newer.get(), deleted.get() > 0 ? String.format(Locale.ROOT, "%,d deleted, ", deleted.get()) : "", failed.get());
   }
 }

@@ -16,7 +16,8 @@ import java.util.List;
  * @param start    first key of the range, null for the first there is
  * @param end      the range's end (excluded), null for no bound
  * @param rollback make the range read as in the backup, at fresh versions (deleting what it lacks)
- * @param progress where the restore keeps how far it got, so a rerun resumes there
+ * @param progress where the restore keeps how far it got, so a rerun resumes there; null for the default
+ *                 ({@code ~/.quorumkv/restore/}, named after what the restore does)
  * @param fromScratch ignore the progress a previous run kept
  */
 public record RestoreOptions(List<Path> from, URI url, String token, byte[] start, byte[] end, boolean rollback,
@@ -37,7 +38,7 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
                          versions, the range's keys the backup lacks deleted (needs --start)
         --rate N         records a second at most (default 5000)
         --batch N        records a request (default 500, at most 1000)
-        --progress FILE  where progress is kept for a rerun to resume (default: in the temp directory)
+        --progress FILE  where progress is kept for a rerun to resume (default: in ~/.quorumkv/restore/)
         --from-scratch   ignore the progress of an earlier run""";
 
   public static RestoreOptions parse(List<String> args, String environmentToken) {
@@ -99,21 +100,19 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
     if (startKey != null && endKey != null && java.util.Arrays.compareUnsigned(startKey, endKey) >= 0) {
       throw new IllegalArgumentException("--start must come before --end");
     }
-    RestoreOptions options = new RestoreOptions(List.copyOf(from), uri, token, startKey, endKey, rollback, rate, batch,
+    return new RestoreOptions(List.copyOf(from), uri, token, startKey, endKey, rollback, rate, batch,
         DEFAULT_IN_FLIGHT_BATCHES, progress, fromScratch);
-    return progress != null ? options : options.withProgress(Path.of(System.getProperty("java.io.tmpdir"),
-        "quorumkv-restore-" + options.fingerprint() + ".json"));
   }
 
-  private RestoreOptions withProgress(Path file) {
-    return new RestoreOptions(from, url, token, start, end, rollback, recordsPerSecond, batchRecords, inFlightBatches,
-        file, fromScratch);
-  }
-
-  /** Names what this restore does (its backups, cluster, range and mode): only the same restore resumes from its progress. */
-  String fingerprint() {
+  /**
+   * Names what this restore does: its backups (where they are, and which node, name and time each
+   * manifest gives), the cluster, the range and the mode. Only the same restore resumes from its progress.
+   */
+  String fingerprint(List<BackupManifest> manifests) {
     StringBuilder text = new StringBuilder();
     from.forEach(path -> text.append(path.toAbsolutePath().normalize()).append('\n'));
+    manifests.forEach(manifest -> text.append(manifest.node()).append(' ').append(manifest.name()).append(' ')
+        .append(manifest.createdAtMillis()).append('\n'));
     text.append(url).append('\n').append(rollback).append('\n')
         .append(start == null ? "" : HexFormat.of().formatHex(start)).append('\n')
         .append(end == null ? "" : HexFormat.of().formatHex(end));

@@ -40,7 +40,8 @@ final class RestoreSender {
   }
 
   /** @param counts the counts so far (a resumed restore's start with the earlier run's), kept current as batches finish */
-  RestoreSender(RestoreClient client, RestoreOptions options, RestoreCounts counts, String fingerprint) {
+  RestoreSender(RestoreClient client, RestoreOptions options, RestoreCounts counts, Path progressFile,
+                String fingerprint) {
     this.client = client;
     this.fresh = options.rollback();
     this.inFlight = options.inFlightBatches();
@@ -48,7 +49,7 @@ final class RestoreSender {
     this.nanosPerRecord = Math.max(1, 1_000_000_000L / options.recordsPerSecond());
     this.counts = counts;
     this.confirmed = counts.copy();
-    this.progressFile = options.progress();
+    this.progressFile = progressFile;
     this.fingerprint = fingerprint;
   }
 
@@ -65,6 +66,8 @@ final class RestoreSender {
     attempt(batch, 1).whenComplete((answer, failure) -> {
       try {
         finished(sequence, batch, answer, failure);
+      } catch (RuntimeException e) {
+        stop(e.getMessage()); // such as a progress file that cannot be written
       } finally {
         slots.release();
       }
@@ -129,7 +132,7 @@ final class RestoreSender {
     }
   }
 
-  private void stop(String reason) {
+  private synchronized void stop(String reason) {
     if (stopped == null) {
       stopped = reason;
     }

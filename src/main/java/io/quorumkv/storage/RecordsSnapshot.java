@@ -2,6 +2,7 @@ package io.quorumkv.storage;
 
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -35,10 +36,13 @@ public final class RecordsSnapshot implements AutoCloseable {
   public static RecordsSnapshot open(Path dir) {
     RocksDB.loadLibrary();
     DBOptions options = new DBOptions();
+    List<ColumnFamilyOptions> familyOptions = new ArrayList<>();
     try (Options listing = new Options()) {
       List<ColumnFamilyDescriptor> families = new ArrayList<>();
       for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
-        families.add(new ColumnFamilyDescriptor(name));
+        ColumnFamilyOptions family = new ColumnFamilyOptions();
+        familyOptions.add(family);
+        families.add(new ColumnFamilyDescriptor(name, family));
       }
       if (families.isEmpty()) {
         throw new RocksDBException("no column families");
@@ -49,6 +53,9 @@ public final class RecordsSnapshot implements AutoCloseable {
     } catch (RocksDBException e) {
       options.close();
       throw new StorageException("cannot read the records in " + dir + ": " + e.getMessage(), e);
+    } finally {
+      // Read at open only: the database keeps copies of what it needs.
+      familyOptions.forEach(ColumnFamilyOptions::close);
     }
   }
 

@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -152,9 +153,10 @@ class BackupRestoreTest {
     assertEquals(0, nodeLive(source, 2).size(), "the wiped node starts empty");
 
     Run run = restore(work.resolve("same-cluster"), "--from", offsite.toString(), "--url", source.url(0),
-        "--token", TOKEN, "--rate", "50000");
+        "--token", TOKEN, "--rate", "50000", "--progress", work.resolve("same-cluster.json").toString());
     assertEquals(0, run.exit(), run.output());
-    assertTrue(run.output().contains(OVERWRITTEN + DELETED_AFTER + " already newer in the cluster"), run.output());
+    assertTrue(run.output().contains(String.format(Locale.ROOT, "%,d already newer in the cluster",
+        OVERWRITTEN + DELETED_AFTER)), run.output());
 
     for (int node = 0; node < 3; node++) {
       assertSameRecords(afterChanges, clusterLive(source, node, null, null), "the cluster through node " + node);
@@ -165,7 +167,7 @@ class BackupRestoreTest {
         key + " keeps its later write"));
 
     Run again = restore(work.resolve("same-cluster-again"), "--from", offsite.toString(), "--url", source.url(1),
-        "--token", TOKEN, "--rate", "50000");
+        "--token", TOKEN, "--rate", "50000", "--progress", work.resolve("same-cluster-again.json").toString());
     assertEquals(0, again.exit(), again.output());
     assertSameRecords(afterChanges, clusterLive(source, 1, null, null), "the cluster after a second run");
     assertSameRecords(afterChanges, nodeLive(source, 2), "the wiped node's own store after a second run");
@@ -185,7 +187,8 @@ class BackupRestoreTest {
     Map<String, String> before = clusterLive(source, 0, null, null);
 
     Run run = restore(work.resolve("rollback"), "--from", offsite.toString(), "--url", source.url(2),
-        "--token", TOKEN, "--start", start, "--end", end, "--rollback");
+        "--token", TOKEN, "--start", start, "--end", end, "--rollback", "--progress",
+        work.resolve("rollback.json").toString());
     assertEquals(0, run.exit(), run.output());
 
     Map<String, String> wanted = new TreeMap<>(atBackup.subMap(start, end));
@@ -209,7 +212,7 @@ class BackupRestoreTest {
     Path foreign = Files.createDirectories(out.resolve("foreign"));
     Files.writeString(foreign.resolve("notes.txt"), "not a backup");
     Run refused = restore(out.resolve("foreign-run"), "--from", foreign.toString(), "--url", fresh.url(0),
-        "--token", TOKEN);
+        "--token", TOKEN, "--progress", out.resolve("foreign.json").toString());
     assertEquals(1, refused.exit(), refused.output());
     assertEquals(1, refused.output().strip().lines().count(), refused.output());
     assertTrue(refused.output().contains("not a quorumkv backup"), refused.output());
@@ -224,13 +227,14 @@ class BackupRestoreTest {
     bytes[bytes.length / 2] ^= 0x5A;
     Files.write(table, bytes);
     Run damaged = restore(out.resolve("corrupt-run"), "--from", offsite.resolve("node-0").toString(),
-        "--from", corrupt.toString(), "--url", fresh.url(0), "--token", TOKEN);
+        "--from", corrupt.toString(), "--url", fresh.url(0), "--token", TOKEN, "--progress",
+        out.resolve("corrupt.json").toString());
     assertEquals(1, damaged.exit(), damaged.output());
     assertTrue(damaged.output().contains("corrupt backup"), damaged.output());
     assertEquals(0, clusterLive(fresh, 0, null, null).size(), "nothing was written from a damaged backup");
 
     Run wrongToken = restore(out.resolve("token-run"), "--from", offsite.toString(), "--url", fresh.url(0),
-        "--token", "wrong");
+        "--token", "wrong", "--progress", out.resolve("token.json").toString());
     assertEquals(1, wrongToken.exit(), wrongToken.output());
     assertTrue(wrongToken.output().contains("403"), wrongToken.output());
 

@@ -21,7 +21,7 @@ class RestoreOptionsTest {
     assertEquals("from-env", options.token());
     assertEquals(RestoreOptions.DEFAULT_RECORDS_PER_SECOND, options.recordsPerSecond());
     assertEquals(RestoreOptions.DEFAULT_BATCH_RECORDS, options.batchRecords());
-    assertTrue(options.progress().getFileName().toString().startsWith("quorumkv-restore-"));
+    assertEquals(null, options.progress(), "the default is named after the backups, once they are read");
     RestoreOptions withToken = RestoreOptions.parse(concat(MINIMAL, "--token", "given", "--start", "a", "--end", "b"),
         "from-env");
     assertEquals("given", withToken.token());
@@ -30,12 +30,21 @@ class RestoreOptionsTest {
 
   @Test
   void onlyTheSameRestoreSharesAProgressFile() {
-    String plain = RestoreOptions.parse(MINIMAL, null).fingerprint();
-    assertEquals(plain, RestoreOptions.parse(concat(MINIMAL, "--rate", "5"), null).fingerprint());
-    assertNotEquals(plain, RestoreOptions.parse(concat(MINIMAL, "--start", "a"), null).fingerprint());
-    assertNotEquals(plain, RestoreOptions.parse(concat(MINIMAL, "--start", "a", "--rollback"), null).fingerprint());
+    List<BackupManifest> backups = List.of(manifest(1_000));
+    String plain = RestoreOptions.parse(MINIMAL, null).fingerprint(backups);
+    assertEquals(plain, RestoreOptions.parse(concat(MINIMAL, "--rate", "5"), null).fingerprint(backups));
+    assertNotEquals(plain, RestoreOptions.parse(concat(MINIMAL, "--start", "a"), null).fingerprint(backups));
+    assertNotEquals(plain, RestoreOptions.parse(concat(MINIMAL, "--start", "a", "--rollback"), null)
+        .fingerprint(backups));
     assertNotEquals(plain, RestoreOptions.parse(List.of("--from", "b", "--url", "http://127.0.0.1:8081"), null)
-        .fingerprint());
+        .fingerprint(backups));
+    assertNotEquals(plain, RestoreOptions.parse(MINIMAL, null).fingerprint(List.of(manifest(2_000))),
+        "another backup at the same path");
+  }
+
+  private static BackupManifest manifest(long createdAt) {
+    return new BackupManifest(BackupManifest.FORMAT_VERSION, "b", "http://n:1", createdAt,
+        new io.vertx.core.json.JsonObject(), 0, 0, 0, 0, 0, 0, 0, 0, List.of());
   }
 
   @Test
