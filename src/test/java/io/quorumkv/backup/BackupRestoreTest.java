@@ -45,8 +45,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * process. Three nodes take 100,000 keys at the default 2-of-3 quorum, some deleted and some with a
  * TTL, and a cluster backup, copied off the nodes' data directories as an operator would. Then
  * 10,000 keys are overwritten and 5,000 deleted, and the tests restore: into the same cluster after
- * one node lost its disk; a rollback of one range; and into a fresh cluster of four nodes, with the
- * tool and a receiving node killed midway. Anti-entropy is slowed to once an hour, so that only the
+ * one node lost its disk; a rollback of one range; into a fresh cluster of four nodes, with the
+ * tool and a receiving node killed midway; and into a cluster that a fourth node joins meanwhile. Anti-entropy is slowed to once an hour, so that only the
  * restore can bring back what a test checks.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -270,6 +270,34 @@ class BackupRestoreTest {
     }
     for (Map.Entry<String, Long> ttl : expiryAtBackup.entrySet()) {
       assertEquals(ttl.getValue(), expiryOn(fresh, ttl.getKey()), "expiry of " + ttl.getKey());
+    }
+  }
+
+  @Test
+  @Order(4)
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void aRestoreDuringAJoinPlacesEveryRecordByTheChangingTopology() throws Exception {
+    ProcessCluster target = CLUSTERS.start(3, CONF.copy()
+        .put("transfer", new JsonObject().put("recordsPerSecond", 20_000)));
+    Path out = work.resolve("during-join");
+    Path progress = out.resolve("progress.json");
+    String[] args = {"--from", offsite.toString(), "--url", target.url(0), "--token", TOKEN, "--rate", "4000",
+        "--progress", progress.toString()};
+    Process restoring = start(out.resolve("run-1"), args);
+    Await.until("the restore confirmed some records", Duration.ofSeconds(60), () -> Files.exists(progress));
+    int joined = target.addNode(new JsonObject());
+    assertTrue(restoring.waitFor(3, TimeUnit.MINUTES), "the restore finished");
+    // A batch meeting the joiner before it serves fails; the operator's answer is to run it again.
+    for (int run = 2; restoring.exitValue() != 0 && run <= 3; run++) {
+      restoring = start(out.resolve("run-" + run), args);
+      assertTrue(restoring.waitFor(3, TimeUnit.MINUTES), "the restore finished");
+    }
+    assertEquals(0, restoring.exitValue(), Files.readString(out.resolve("run-1")));
+    System.out.println("restore during a join: " + Files.readString(out.resolve("run-1")).lines()
+        .filter(line -> line.startsWith("restore: done") || line.startsWith("restore: stopped")).toList());
+    Await.until("the join is done", Duration.ofMinutes(3), target::stableEverywhere, target::topologyViews);
+    for (int node = 0; node <= joined; node++) {
+      assertSameRecords(atBackup, clusterLive(target, node, null, null), "after the join, through node " + node);
     }
   }
 
