@@ -3,6 +3,7 @@ package io.quorumkv.backup;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.web.AdminToken;
 import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -60,7 +61,7 @@ public final class BackupAdmin implements RouteMount {
     router.get(PATH).handler(ctx -> answer(ctx, 200, () -> new JsonArray(backups.list().stream()
         .map(BackupManifest::toJson).toList())));
     router.delete(PATH).handler(ApiErrors.guarded(ctx -> {
-      String name = ctx.request().getParam("name");
+      String name = QueryParams.of(ctx).optional("name");
       blocking(() -> {
         backups.delete(name);
         return null;
@@ -76,12 +77,13 @@ public final class BackupAdmin implements RouteMount {
   }
 
   private void take(RoutingContext ctx) {
-    String scope = ctx.request().getParam("scope");
+    QueryParams params = QueryParams.of(ctx);
+    String scope = params.optional("scope");
     if (scope != null && !scope.equals("node") && !scope.equals("cluster")) {
       ApiErrors.send(ctx, 400, "scope must be 'node' or 'cluster'");
       return;
     }
-    String given = ctx.request().getParam("name");
+    String given = params.optional("name");
     String name;
     try {
       name = given == null ? backups.defaultName() : NodeBackups.checkName(given);

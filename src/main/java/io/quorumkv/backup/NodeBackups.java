@@ -80,6 +80,9 @@ public final class NodeBackups {
   public synchronized BackupManifest take(String name) {
     checkName(name);
     Path dir = config.dir().resolve(name);
+    if (Files.exists(dir.resolve(IN_PROGRESS))) {
+      deleteTree(dir); // the same backup, cut short by a crash: taken again
+    }
     try {
       Files.createDirectories(config.dir());
       Files.createDirectory(dir);

@@ -4,6 +4,7 @@ import io.quorumkv.http.RestoreProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;
+import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -12,6 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -105,11 +108,33 @@ class BackupAdminTest {
   }
 
   @Test
-  void badInputGetsAClearError() {
+  void aBackupThatACrashCutShortIsTakenAgainOrDeletedByTheNext() throws IOException {
+    for (String name : List.of("cut-short", "cut-short-other")) {
+      Path leftover = Files.createDirectories(backupDir.resolve(name).resolve("rocksdb"));
+      Files.writeString(backupDir.resolve(name).resolve("in-progress"), "");
+      Files.writeString(leftover.resolve("000001.sst"), "half a file");
+    }
+    assertFalse(Http.text(admin("GET", "/admin/backup")).contains("cut-short"), "a leftover is no backup");
+    HttpResponse<byte[]> again = admin("POST", "/admin/backup?name=cut-short");
+    assertEquals(201, again.statusCode(), Http.text(again));
+    NodeBackup.at(backupDir.resolve("cut-short")).verify();
+    assertFalse(Files.exists(backupDir.resolve("cut-short-other")), "the next backup deleted the other leftover");
+    admin("DELETE", "/admin/backup?name=cut-short");
+  }
+
+  @Test
+  void badInputGetsAClearError() throws IOException {
     assertError(400, "a backup name is", admin("POST", "/admin/backup?name=../escape"));
     assertError(400, "scope must be", admin("POST", "/admin/backup?scope=galaxy"));
     assertError(400, "a backup name is", admin("DELETE", "/admin/backup"));
     assertError(404, "no backup named", admin("DELETE", "/admin/backup?name=never-taken"));
+    for (String method : List.of("POST", "DELETE")) {
+      RawHttp.Response malformed = RawHttp.exchange(URI.create(http.base()).getPort(), method
+          + " /admin/backup?name=%ZZ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
+          + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      assertEquals(400, malformed.status(), method + ": " + malformed.bodyText());
+      assertTrue(malformed.bodyText().contains("malformed query string"), malformed.bodyText());
+    }
     HttpResponse<byte[]> put = http.send("PUT", "/admin/backup", HttpRequest.BodyPublishers.noBody(), AUTH);
     assertEquals(405, put.statusCode());
     assertEquals("GET, POST, DELETE", put.headers().firstValue("Allow").orElse(""));
