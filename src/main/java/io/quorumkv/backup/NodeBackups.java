@@ -80,8 +80,10 @@ public final class NodeBackups {
   public synchronized BackupManifest take(String name) {
     checkName(name);
     Path dir = config.dir().resolve(name);
-    if (Files.exists(dir.resolve(IN_PROGRESS))) {
-      deleteTree(dir); // the same backup, cut short by a crash: taken again
+    try {
+      deleteCutShort(); // one of this name, too: it is taken again
+    } catch (BackupException e) {
+      LOG.log(System.Logger.Level.WARNING, "a backup cut short could not be deleted: " + e.getMessage());
     }
     try {
       Files.createDirectories(config.dir());
@@ -110,7 +112,6 @@ public final class NodeBackups {
       throw failure;
     }
     try {
-      deleteCutShort();
       retain();
     } catch (BackupException e) {
       LOG.log(System.Logger.Level.WARNING, "backup " + name + " is complete, but older ones could not be deleted: "

@@ -1,13 +1,13 @@
 package io.quorumkv.backup;
 
 import io.quorumkv.http.RestoreProtocol;
+import io.quorumkv.web.QueryParams;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -66,7 +66,7 @@ final class RestoreClient {
 
   /** The cluster's live keys in {@code [start, end)}, read as they are consumed. Close the stream. */
   Stream<byte[]> liveKeys(byte[] start, byte[] end) {
-    String query = "?start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
+    String query = "?" + QueryParams.rangeQuery(start, end);
     HttpResponse<Stream<String>> response = sendBlocking(request(RestoreProtocol.KEYS_PATH + query).GET().build(),
         HttpResponse.BodyHandlers.ofLines(), "cannot list the cluster's keys through " + node);
     if (response.statusCode() != 200) {
@@ -95,10 +95,6 @@ final class RestoreClient {
       builder.header("Authorization", "Bearer " + token);
     }
     return builder;
-  }
-
-  private static String encode(byte[] key) {
-    return URLEncoder.encode(new String(key, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
   }
 
   static String describe(Throwable e) {

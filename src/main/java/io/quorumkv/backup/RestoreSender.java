@@ -107,18 +107,18 @@ final class RestoreSender {
       stop("a batch failed " + ATTEMPTS + " times: " + RestoreClient.describe(failure));
       return;
     }
-    long stored = answer.getLong("stored");
-    long deleted = fresh ? Math.min(batch.tombstones(), stored) : 0;
-    counts.stored.addAndGet(stored - deleted);
-    counts.deleted.addAndGet(deleted);
-    counts.newer.addAndGet(answer.getLong("newer"));
+    long deleted = fresh ? Math.min(batch.tombstones(), answer.getLong("stored")) : 0;
+    Finished done = new Finished(batch.lastKey(), answer.getLong("stored") - deleted, answer.getLong("newer"), deleted);
+    counts.stored.addAndGet(done.stored());
+    counts.deleted.addAndGet(done.deleted());
+    counts.newer.addAndGet(done.newer());
     long failed = answer.getLong("failed");
     if (failed > 0) {
       counts.failed.addAndGet(failed);
       stop(failed + " records of a batch failed " + ATTEMPTS + " times, the last because: " + answer.getString("error"));
       return;
     }
-    finishedAhead.put(sequence, new Finished(batch.lastKey(), stored - deleted, answer.getLong("newer"), deleted));
+    finishedAhead.put(sequence, done);
     byte[] confirmedKey = null;
     while (finishedAhead.containsKey(confirmedUpTo)) {
       Finished next = finishedAhead.remove(confirmedUpTo++);

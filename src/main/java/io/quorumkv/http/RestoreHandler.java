@@ -23,8 +23,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -146,7 +144,6 @@ final class RestoreHandler {
   }
 
   private static Buffer keyLine(RangeEntry entry) {
-    return Buffer.buffer(URLEncoder.encode(new String(entry.key(), StandardCharsets.UTF_8), StandardCharsets.UTF_8)
-        + "\n");
+    return Buffer.buffer(QueryParams.encodeKey(entry.key()) + "\n");
   }
 }

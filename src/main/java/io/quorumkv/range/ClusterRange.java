@@ -7,11 +7,10 @@ import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerClient;
 import io.quorumkv.placement.ReplicaPlacement;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.web.QueryParams;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -62,7 +61,7 @@ public final class ClusterRange {
 
   /** One unstarted source per node of the topology for {@code [start, end)} ({@code end} null for no bound). */
   public List<RangeSource> sources(byte[] start, byte[] end) {
-    String query = "start=" + encode(start) + (end == null ? "" : "&end=" + encode(end));
+    String query = QueryParams.rangeQuery(start, end);
     int maxPayloadBytes = (int) Math.min(Integer.MAX_VALUE - FRAME_OVERHEAD_BYTES, config.maxBodyBytes())
         + FRAME_OVERHEAD_BYTES;
     List<RangeSource> sources = new ArrayList<>();
@@ -72,9 +71,5 @@ public final class ClusterRange {
           : new RemoteRangeSource(client, InternalEndpoint.RANGE, node, query, maxPayloadBytes));
     }
     return sources;
-  }
-
-  private static String encode(byte[] key) {
-    return URLEncoder.encode(new String(key, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
   }
 }

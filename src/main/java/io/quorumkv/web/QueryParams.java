@@ -6,6 +6,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +100,16 @@ public final class QueryParams {
       }
     }
     return value;
+  }
+
+  /** A key as a parameter's value: its UTF-8 text, percent-encoded, as {@link #requiredKey} reads it back. */
+  public static String encodeKey(byte[] key) {
+    return URLEncoder.encode(new String(key, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+  }
+
+  /** The query of a key range, {@code start=S[&end=E]} ({@code end} null for no bound). */
+  public static String rangeQuery(byte[] start, byte[] end) {
+    return "start=" + encodeKey(start) + (end == null ? "" : "&end=" + encodeKey(end));
   }
 
   /** A non-empty parameter as UTF-8 bytes, the form keys are stored and ordered in. */
