@@ -35,7 +35,7 @@ public final class ApiRouter {
     ClusterTopology topology = api.topology();
     Coordinator coordinator = new Coordinator(api.clock(), topology::current, api.liveNodes(), replicas, config.url(),
         api.hints(), api.readRepair(), api.replicationObserver(), api.inFlightWrites(),
-        config.replicaTimeoutMs());
+        api.admission().clientBodies(), config.replicaTimeoutMs());
     long lockWaitMs = 2 * config.replicaTimeoutMs();
     ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()),
         api.keyLocks(), api.wallClock(), lockWaitMs);

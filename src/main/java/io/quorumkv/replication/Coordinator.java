@@ -1,5 +1,6 @@
 package io.quorumkv.replication;
 
+import io.quorumkv.admission.ByteBudget;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.ReplicaPlacement;
@@ -30,6 +31,14 @@ import java.util.function.Supplier;
 public final class Coordinator {
   private static final ReplicaFailure DOWN = new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down");
   private static final long NO_RETRIES = Long.MIN_VALUE;
+  /**
+   * A value from this size on is held against the client bodies' budget while replica writes of
+   * it run on after its answer (the request's own hold ends with the answer); smaller ones are
+   * bounded by the requests in flight.
+   */
+  static final int TRAILING_HOLD_BYTES = 64 * 1024;
+  /** A trailing write holds the value and one encoding of it (for the disk or a hint). */
+  private static final int HEAP_COPIES_PER_TRAILING_WRITE = 2;
 
   private final HybridLogicalClock clock;
   private final Supplier<? extends ReplicaPlacement> topology;
@@ -40,15 +49,18 @@ public final class Coordinator {
   private final ReadRepair readRepair;
   private final ReplicationObserver observer;
   private final InFlightWrites inFlight;
+  private final ByteBudget trailingBytes;
   private final long retryBudgetNanos;
 
   /**
    * @param topology       the topology in force, read afresh by each request
+   * @param trailingBytes  holds a large value's bytes while its replica writes run on after the answer
    * @param retryBudgetMs  how long after a write's first attempt it may go again above a newer version
    */
   public Coordinator(HybridLogicalClock clock, Supplier<? extends ReplicaPlacement> topology, LiveNodes liveNodes,
                      ReplicaDirectory replicas, NodeUrl self, MissedWrites missedWrites, ReadRepair readRepair,
-                     ReplicationObserver observer, InFlightWrites inFlight, long retryBudgetMs) {
+                     ReplicationObserver observer, InFlightWrites inFlight, ByteBudget trailingBytes,
+                     long retryBudgetMs) {
     this.clock = clock;
     this.topology = topology;
     this.liveNodes = liveNodes;
@@ -58,6 +70,7 @@ public final class Coordinator {
     this.readRepair = readRepair;
     this.observer = observer;
     this.inFlight = inFlight;
+    this.trailingBytes = trailingBytes;
     this.retryBudgetNanos = retryBudgetMs * 1_000_000;
   }
 
@@ -213,16 +226,25 @@ public final class Coordinator {
                                long firstAttemptNanos) {
     List<List<NodeUrl>> sets = topology.get().writeSets(key, quorum.from());
     WriteQuorumCollector collector = new WriteQuorumCollector(quorum, sets);
+    List<Future<?>> settled = new ArrayList<>();
     for (NodeUrl node : selfLast(targetsOf(sets))) {
       Future<WriteAnswer> written = call(node, replica -> replica.write(key, record));
-      if (!node.equals(self)) {
-        inFlight.track(written.recover(missed -> ReplicaFailure.kindOf(missed) == ReplicaFailure.Kind.REFUSED
+      if (node.equals(self)) {
+        settled.add(written);
+      } else {
+        Future<WriteAnswer> hinted = written.recover(missed -> ReplicaFailure.kindOf(missed) == ReplicaFailure.Kind.REFUSED
             ? Future.succeededFuture()
-            : missedWrites.missed(node, key, record).map((WriteAnswer) null)));
+            : missedWrites.missed(node, key, record).map((WriteAnswer) null));
+        inFlight.track(hinted);
+        settled.add(hinted);
       }
       collector.track(node, written);
     }
-    return collector.outcome().map(record.version()).recover(failure -> {
+    Future<Void> outcome = collector.outcome();
+    if (record.value().length >= TRAILING_HOLD_BYTES) {
+      outcome.onComplete(answered -> holdWhileTrailing(record, settled));
+    }
+    return outcome.map(record.version()).recover(failure -> {
       if (failure instanceof WriteSupersededException superseded && firstAttemptNanos != NO_RETRIES
           && System.nanoTime() - firstAttemptNanos < retryBudgetNanos) {
         observer.writeSuperseded();
@@ -231,6 +253,21 @@ public final class Coordinator {
       }
       return Future.failedFuture(failure);
     });
+  }
+
+  /**
+   * Holds a large value's bytes while writes of it outlive the answer (a slower replica, a hint
+   * being stored), so the budget that admitted its body does not admit more while it is still on
+   * the heap; forced, as the work is already under way.
+   */
+  private void holdWhileTrailing(Record record, List<Future<?>> settled) {
+    List<Future<?>> running = settled.stream().filter(write -> !write.isComplete()).toList();
+    if (running.isEmpty()) {
+      return;
+    }
+    long bytes = (long) record.value().length * HEAP_COPIES_PER_TRAILING_WRITE;
+    trailingBytes.acquire(bytes);
+    Future.join(running).onComplete(ended -> trailingBytes.release(bytes));
   }
 
   private static List<NodeUrl> targetsOf(List<List<NodeUrl>> sets) {
