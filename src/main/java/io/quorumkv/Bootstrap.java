@@ -6,12 +6,17 @@ import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.cluster.JoinRetry;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.peer.PeerCertificates;
 import io.quorumkv.topology.HazelcastBoard;
 import io.quorumkv.topology.TopologyBoard;
+import io.quorumkv.web.TlsOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+
+import java.io.IOException;
+import java.security.GeneralSecurityException;
 
 /**
  * A node's Vert.x, with what it learns of the other nodes through it: a single node gets a local
@@ -19,16 +24,24 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
  * refuses for its cluster state is tried again, {@link JoinRetry}) and follows its membership.
  *
  * @param metrics the registry the Vert.x reports to
+ * @param peers   tells other nodes' connections from clients' (under TLS)
  */
-record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetrics metrics) {
+record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetrics metrics, PeerCertificates peers) {
 
+  /** Starts on the caller's thread, which may block: it reads the cluster's CA. */
   static Future<Bootstrap> start(NodeConfig config) {
+    PeerCertificates peers;
+    try {
+      peers = config.tls() == null ? PeerCertificates.none() : PeerCertificates.load(config.tls());
+    } catch (IOException | GeneralSecurityException e) {
+      return Future.failedFuture(new StartupException("cannot read tls.caFile: " + e.getMessage(), e));
+    }
     if (config.clusterSize() == 1) {
       NodeMetrics metrics = new NodeMetrics();
       Vertx vertx = Vertx.builder().with(vertxOptions(config, metrics)).withMetrics(metrics.vertxMetricsFactory())
           .build();
       return Future.succeededFuture(
-          new Bootstrap(vertx, LiveNodes.onlySelf(config.url()), TopologyBoard.local(), metrics));
+          new Bootstrap(vertx, LiveNodes.onlySelf(config.url()), TopologyBoard.local(), metrics, peers));
     }
     return JoinRetry.standard().join(() -> joinCluster(config))
         .recover(e -> Future.failedFuture(new StartupException("cannot join the cluster: " + e.getMessage(), e)))
@@ -36,7 +49,7 @@ record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetr
           HazelcastMembership membership = new HazelcastMembership(config.url());
           membership.follow(joined.hazelcast());
           return new Bootstrap(joined.vertx(), membership, new HazelcastBoard(joined.vertx(), joined.hazelcast()),
-              joined.metrics());
+              joined.metrics(), peers);
         });
   }
 
@@ -56,6 +69,9 @@ record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetr
     NodeMetrics metrics = new NodeMetrics();
     VertxOptions options = vertxOptions(config, metrics);
     options.getEventBusOptions().setHost(config.url().host()).setPort(0);
+    if (config.tls() != null) {
+      TlsOptions.secure(options.getEventBusOptions(), config.tls());
+    }
     HazelcastClusterManager clusterManager = HazelcastMembership.clusterManager(config.url(), config.hazelcast());
     return Vertx.builder().with(options).withMetrics(metrics.vertxMetricsFactory()).withClusterManager(clusterManager)
         .buildClustered().map(vertx -> new Joined(vertx, clusterManager.getHazelcastInstance(), metrics));

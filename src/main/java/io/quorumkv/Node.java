@@ -17,6 +17,8 @@ import io.quorumkv.http.ApiContext;
 import io.quorumkv.http.ApiRouter;
 import io.quorumkv.http.HttpVerticle;
 import io.quorumkv.peer.PeerAuthorization;
+import io.quorumkv.peer.PeerCertificates;
+import io.quorumkv.web.CertificateReload;
 import io.quorumkv.replication.InFlightWrites;
 import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
@@ -60,6 +62,9 @@ public final class Node {
   private final Confirmations confirmations;
   private final ReadRepair readRepair = new ReadRepair();
   private final InFlightWrites inFlightWrites = new InFlightWrites();
+  private final PeerCertificates peerCertificates;
+  /** Under TLS, once the HTTP verticles are deployed. */
+  private volatile CertificateReload certificateReload;
   private final NodeMetrics metrics;
   private final JfrRecordings recordings;
   private final LiveNodes liveNodes;
@@ -79,6 +84,7 @@ public final class Node {
     this.clock = clock;
     this.metrics = bootstrap.metrics();
     this.liveNodes = bootstrap.liveNodes();
+    this.peerCertificates = bootstrap.peers();
     this.recordings = new JfrRecordings(config.dataDir().resolve("recordings"));
     this.storage = new StorageService(opened.store(), executor,
         new GroupedStorage(vertx, opened.store(), executor, config.storage().workers()), wallClock, metrics);
@@ -137,7 +143,7 @@ public final class Node {
   private Future<Node> deploy(List<Context> workers, InstantSource wallClock) {
     HybridLogicalClock versions = clock.clock();
     Admission admission = Admission.of(config.admission(), storage::queuedRequests, storage.largeValues());
-    PeerAuthorization peers = new PeerAuthorization(config.clusterSecret());
+    PeerAuthorization peers = new PeerAuthorization(config.clusterSecret(), peerCertificates);
     NodeBackups backups = new NodeBackups(config.backup(), config.url(), opened.database(),
         () -> topology.current().toJson(), versions::current, wallClock);
     List<RouteMount> mounts = Routes.besideTheApi(vertx, config, storage, versions, topology, treeService, admission,
@@ -152,10 +158,13 @@ public final class Node {
             new MaintenanceVerticle.Work(hints, antiEntropy, steps, clock, sweep,
                 () -> storage.submit(opened::engineStats).onSuccess(metrics::updateEngineStats)))))
         .onSuccess(deployments::add)
-        .compose(id -> vertx.deployVerticle(() -> {
+        .compose(id -> config.tls() == null ? Future.<CertificateReload>succeededFuture()
+            : CertificateReload.start(vertx, config.tls()))
+        .onSuccess(reload -> certificateReload = reload)
+        .compose(reload -> vertx.deployVerticle(() -> {
           // Once its server stopped, the replica writes of answered requests (and the hints of those that fail) finish.
           HttpVerticle verticle = new HttpVerticle(config, v -> ApiRouter.create(v, api),
-              () -> inFlightWrites.settledWithin(config.settleTimeoutMs()), metrics.requests());
+              () -> inFlightWrites.settledWithin(config.settleTimeoutMs()), metrics.requests(), reload);
           httpVerticles.add(verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.eventLoops())))
@@ -178,6 +187,9 @@ public final class Node {
 
   /** Undeploys in reverse order of deployment (HTTP, maintenance, storage), then closes RocksDB. */
   private Future<Void> release() {
+    if (certificateReload != null) {
+      certificateReload.stop();
+    }
     Future<Void> undeployed = Future.succeededFuture();
     for (int i = deployments.size() - 1; i >= 0; i--) {
       String deployment = deployments.get(i);

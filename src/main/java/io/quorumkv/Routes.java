@@ -44,7 +44,7 @@ final class Routes {
         new InternalRangeHandler(storage, peers),
         new TreeHandler(trees, admission, peers),
         metrics, admin, new MembershipAdmin(topology, config.adminToken()),
-        new BackupAdmin(vertx, backups, config.adminToken(), () -> topology.current().allNodes()),
+        new BackupAdmin(vertx, backups, config.adminToken(), () -> topology.current().allNodes(), config.tls()),
         new Dashboard(config.adminToken() != null));
   }
 }

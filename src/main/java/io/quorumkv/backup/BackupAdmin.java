@@ -1,7 +1,9 @@
 package io.quorumkv.backup;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.config.TlsConfig;
 import io.quorumkv.web.AdminToken;
+import io.quorumkv.web.TlsOptions;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RouteMount;
@@ -44,14 +46,20 @@ public final class BackupAdmin implements RouteMount {
   private final Supplier<List<NodeUrl>> members;
   private final WorkerExecutor worker;
   private final HttpClient client;
+  private final boolean secure;
 
-  /** @param members the nodes of the topology in force, which a cluster backup asks */
-  public BackupAdmin(Vertx vertx, NodeBackups backups, String token, Supplier<List<NodeUrl>> members) {
+  /**
+   * @param members the nodes of the topology in force, which a cluster backup asks
+   * @param tls     how to reach them under TLS (with this node's certificate), null for plain HTTP
+   */
+  public BackupAdmin(Vertx vertx, NodeBackups backups, String token, Supplier<List<NodeUrl>> members, TlsConfig tls) {
     this.backups = backups;
     this.token = new AdminToken(token);
     this.members = members;
+    this.secure = tls != null;
     this.worker = vertx.createSharedWorkerExecutor(POOL, 1, MAX_BACKUP_MINUTES, TimeUnit.MINUTES);
-    this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(5_000));
+    HttpClientOptions options = new HttpClientOptions().setConnectTimeout(5_000);
+    this.client = vertx.createHttpClient(secure ? TlsOptions.secure(options, tls) : options);
   }
 
   @Override
@@ -120,7 +128,7 @@ public final class BackupAdmin implements RouteMount {
   }
 
   private Future<JsonObject> askNode(NodeUrl node, String name, String authorization) {
-    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(node + PATH + "?scope=node&name="
+    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(node.withScheme(secure) + PATH + "?scope=node&name="
         + URLEncoder.encode(name, StandardCharsets.UTF_8)).setIdleTimeout(NODE_TIMEOUT_MS);
     if (authorization != null) {
       request.putHeader(HttpHeaders.AUTHORIZATION, authorization);

@@ -76,7 +76,11 @@ public final class ConfigLoader {
     TransferConfig transfer = root.section("transfer", ConfigLoader::transfer);
     AdmissionConfig admission = root.section("admission", ConfigLoader::admission);
     BackupConfig backup = root.section("backup", section -> backup(section, dataDir));
+    TlsConfig tls = root.section("tls", section -> TlsConfig.parse(section, url, cluster.size()));
     root.rejectUnknownKeys();
+    if (url.secure() && tls == null) {
+      throw new ConfigException("an https url needs a 'tls' section (certFile, keyFile, caFile)");
+    }
     if (cluster.size() > 1 && hazelcast == null) {
       throw new ConfigException("'hazelcast' is required when 'cluster' has more than one node");
     }
@@ -88,7 +92,7 @@ public final class ConfigLoader {
         antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,
         transfer == null ? TransferConfig.defaults() : transfer,
         admission == null ? AdmissionConfig.defaults() : admission,
-        backup == null ? BackupConfig.defaults(dataDir) : backup);
+        backup == null ? BackupConfig.defaults(dataDir) : backup, tls);
   }
 
   private static void warnAboutResurrection(int clusterSize, StorageConfig storage, HintsConfig hints) {
@@ -106,7 +110,11 @@ public final class ConfigLoader {
     }
     List<NodeUrl> cluster = new ArrayList<>();
     for (String text : texts) {
-      cluster.add(NodeUrl.parse("cluster", text));
+      NodeUrl node = NodeUrl.parse("cluster", text);
+      if (node.secure() != url.secure()) {
+        throw new ConfigException("'cluster' lists " + node + ", but the url is " + url + ": every node uses one scheme");
+      }
+      cluster.add(node);
     }
     if (new HashSet<>(cluster).size() != cluster.size()) {
       throw new ConfigException("'cluster' lists a node twice");

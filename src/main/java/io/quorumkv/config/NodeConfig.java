@@ -25,12 +25,13 @@ import java.util.List;
  * @param transfer          how fast this node takes in records when the topology changes
  * @param admission         the bounds past which client requests are refused with 503
  * @param backup            where backups go and how many are kept
+ * @param tls               TLS on the node's port and between nodes; null for plain HTTP
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
                          long maxClockOffsetMs, String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage,
                          AntiEntropyConfig antiEntropy, TransferConfig transfer, AdmissionConfig admission,
-                         BackupConfig backup) {
+                         BackupConfig backup, TlsConfig tls) {
 
   public static final String DEFAULT_URL = "http://127.0.0.1:8080";
   public static final String DEFAULT_DATA_DIR = "data";
@@ -55,7 +56,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS,
         DEFAULT_MAX_CLOCK_OFFSET_MS, null, null, HintsConfig.defaults(), StorageConfig.defaults(),
         AntiEntropyConfig.defaults(), TransferConfig.defaults(), AdmissionConfig.defaults(),
-        BackupConfig.defaults(Path.of(DEFAULT_DATA_DIR)));
+        BackupConfig.defaults(Path.of(DEFAULT_DATA_DIR)), null);
   }
 
   public int clusterSize() {

@@ -1,6 +1,9 @@
 package io.quorumkv.http;
 
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.TlsConfig;
+import io.quorumkv.web.CertificateReload;
+import io.quorumkv.web.TlsOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
@@ -32,7 +35,10 @@ public final class HttpVerticle extends VerticleBase {
   private final Function<io.vertx.core.Vertx, Router> routerFactory;
   private final Supplier<Future<?>> afterShutdown;
   private final RequestMetrics requests;
+  private final TlsConfig tls;
+  private final CertificateReload reload;
   private HttpServer server;
+  private HttpServer plainServer;
 
   /**
    * Listens on the conf's host and port (port 0: one free port shared by all instances), closes a
@@ -42,9 +48,10 @@ public final class HttpVerticle extends VerticleBase {
    * @param afterShutdown what the stop waits for once the server is shut down, while the
    *                      verticle's replica clients are still open (bound it with a timeout)
    * @param requests      told of the requests answered before routing (those the decoder could not parse)
+   * @param reload        gives the server new certificates under TLS; null for plain HTTP
    */
   public HttpVerticle(NodeConfig config, Function<io.vertx.core.Vertx, Router> routerFactory,
-                      Supplier<Future<?>> afterShutdown, RequestMetrics requests) {
+                      Supplier<Future<?>> afterShutdown, RequestMetrics requests, CertificateReload reload) {
     this.host = config.url().host();
     // Port 0 is not shared between instances; a negative port is one random port shared by all.
     this.port = config.url().port() == 0 ? -1 : config.url().port();
@@ -53,11 +60,32 @@ public final class HttpVerticle extends VerticleBase {
     this.routerFactory = routerFactory;
     this.afterShutdown = afterShutdown;
     this.requests = requests;
+    this.tls = config.tls();
+    this.reload = reload;
   }
 
+  /**
+   * Under TLS the node's port speaks only TLS, and {@code tls.plainPort} (if set) serves the same
+   * routes over plain HTTP, where internal requests are refused for want of a cluster certificate.
+   */
   @Override
   public Future<?> start() {
-    HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
+    Router router = routerFactory.apply(vertx);
+    if (tls == null) {
+      server = serve(options(port), router);
+      return server.listen();
+    }
+    server = serve(TlsOptions.secure(options(port), tls), router);
+    reload.serve(server);
+    if (tls.plainPort() == 0) {
+      return server.listen();
+    }
+    plainServer = serve(options(tls.plainPort()), router);
+    return server.listen().compose(listening -> plainServer.listen());
+  }
+
+  private HttpServerOptions options(int port) {
+    return new HttpServerOptions().setHost(host).setPort(port)
         .setMaxInitialLineLength(MAX_INITIAL_LINE_LENGTH)
         .setMaxHeaderSize(MAX_HEADER_SIZE)
         // No HTTP/2 upgrade over cleartext: nothing here speaks it, Vert.x answers a malformed
@@ -65,11 +93,13 @@ public final class HttpVerticle extends VerticleBase {
         .setHttp2ClearTextEnabled(false)
         .setIdleTimeout((int) Math.min(idleTimeoutMs, Integer.MAX_VALUE))
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
-    server = vertx.createHttpServer(options)
+  }
+
+  private HttpServer serve(HttpServerOptions options, Router router) {
+    return vertx.createHttpServer(options)
         .connectionHandler(InvalidRequests::checkVersions)
         .invalidRequestHandler(this::answerInvalid)
-        .requestHandler(routerFactory.apply(vertx));
-    return server.listen();
+        .requestHandler(router);
   }
 
   private void answerInvalid(HttpServerRequest request) {
@@ -84,7 +114,13 @@ public final class HttpVerticle extends VerticleBase {
    */
   @Override
   public Future<?> stop() {
-    return server.shutdown(shutdownTimeoutMs, TimeUnit.MILLISECONDS).eventually(afterShutdown::get);
+    if (reload != null) {
+      reload.forget(server);
+    }
+    Future<Void> plainStopped = plainServer == null ? Future.succeededFuture()
+        : plainServer.shutdown(shutdownTimeoutMs, TimeUnit.MILLISECONDS);
+    return Future.join(server.shutdown(shutdownTimeoutMs, TimeUnit.MILLISECONDS), plainStopped)
+        .eventually(afterShutdown::get);
   }
 
   public int actualPort() {

@@ -34,7 +34,7 @@ public final class PeerClient {
   /** @param tuning sets options of this client's own on top of {@link PeerClientOptions}' */
   public PeerClient(Vertx vertx, NodeConfig config, InternalEndpoint.Timeout timeouts, PoolOptions pool,
                     Consumer<HttpClientOptions> tuning) {
-    WebClientOptions options = PeerClientOptions.from(config.url(), timeouts.connectMillis(config));
+    WebClientOptions options = PeerClientOptions.from(config, timeouts.connectMillis(config));
     tuning.accept(options);
     this.config = config;
     this.client = vertx.createHttpClient(options, pool);

@@ -25,7 +25,7 @@ public final class Rendezvous {
     this.nodes = nodes.stream().sorted(Comparator.comparing(NodeUrl::toString)).toList();
     this.nodeSeeds = new long[this.nodes.size()];
     for (int i = 0; i < nodeSeeds.length; i++) {
-      nodeSeeds[i] = Hashes.mix(Hashes.fnv1a(this.nodes.get(i).toString().getBytes(StandardCharsets.UTF_8)));
+      nodeSeeds[i] = Hashes.mix(Hashes.fnv1a(this.nodes.get(i).placementKey().getBytes(StandardCharsets.UTF_8)));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.quorumkv.config;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -104,7 +106,7 @@ class ConfigLoaderTest {
     assertProblem("url http://127.0.0.1:8080 is not in 'cluster'", base().put("cluster", List.of("http://127.0.0.1:8081")));
     assertProblem("'cluster' lists a node twice",
         base().put("cluster", List.of("http://127.0.0.1:8080", "http://127.0.0.1:8080/")));
-    assertProblem("url: 'ftp://x:1' must look like http://host:port", new JsonObject().put("url", "ftp://x:1"));
+    assertProblem("url: 'ftp://x:1' must look like http://host:port or https://host:port", new JsonObject().put("url", "ftp://x:1"));
     assertProblem("'hazelcast' is required when 'cluster' has more than one node",
         base().put("cluster", List.of("http://127.0.0.1:8080", "http://127.0.0.1:8081")));
     assertProblem("'hazelcast' must be an object, got 5701", base().put("hazelcast", 5701));
@@ -152,6 +154,42 @@ class ConfigLoaderTest {
 
     Path array = Files.writeString(dir.resolve("array.json"), "[1, 2]");
     assertThrows(ConfigException.class, () -> ConfigLoader.load(array));
+  }
+
+  @Test
+  void tlsNeedsAnHttpsUrlItsFilesAndOneSchemeForAll(@TempDir Path dir) throws IOException {
+    String cert = Files.writeString(dir.resolve("node.pem"), "x").toString();
+    String key = Files.writeString(dir.resolve("node-key.pem"), "x").toString();
+    String ca = Files.writeString(dir.resolve("ca.pem"), "x").toString();
+    JsonObject files = new JsonObject().put("certFile", cert).put("keyFile", key).put("caFile", ca);
+    NodeConfig config = ConfigLoader.parse(new JsonObject().put("url", "https://127.0.0.1:8443")
+        .put("cluster", new JsonArray().add("https://127.0.0.1:8443").add("https://127.0.0.1:8444"))
+        .put("hazelcast", new JsonObject().put("port", 5701).put("members", new JsonArray().add("127.0.0.1:5701")))
+        .put("tls", files.copy().put("plainPort", 8080)));
+    assertEquals(Path.of(ca), config.tls().caFile());
+    assertEquals(8080, config.tls().plainPort());
+    assertEquals(TlsConfig.DEFAULT_RELOAD_CHECK_MS, config.tls().reloadCheckMs());
+    assertTrue(config.url().secure());
+    assertEquals("https://127.0.0.1:8443", config.url().toString());
+    assertEquals(new NodeUrl("127.0.0.1", 8443), config.url(), "a node is its host and port, whatever the scheme");
+    assertNull(ConfigLoader.parse(base()).tls());
+
+    assertProblem("an https url needs a 'tls' section (certFile, keyFile, caFile)",
+        new JsonObject().put("url", "https://127.0.0.1:8443"));
+    assertProblem("'tls' needs an https url, not http://127.0.0.1:8080", base().put("tls", files));
+    assertProblem("missing key 'tls.keyFile'", new JsonObject().put("url", "https://127.0.0.1:8443")
+        .put("tls", new JsonObject().put("certFile", cert)));
+    assertProblem("'tls.certFile': " + dir.resolve("missing.pem") + " is not a readable file",
+        new JsonObject().put("url", "https://127.0.0.1:8443")
+            .put("tls", files.copy().put("certFile", dir.resolve("missing.pem").toString())));
+    assertProblem("'cluster' lists http://127.0.0.1:8444, but the url is https://127.0.0.1:8443: every node uses one scheme",
+        new JsonObject().put("url", "https://127.0.0.1:8443").put("tls", files)
+            .put("cluster", new JsonArray().add("https://127.0.0.1:8443").add("http://127.0.0.1:8444")));
+    assertProblem("'tls.caFile' (the cluster's CA) is required when 'cluster' has more than one node",
+        new JsonObject().put("url", "https://127.0.0.1:8443").put("tls", files.copy().putNull("caFile"))
+            .put("cluster", new JsonArray().add("https://127.0.0.1:8443").add("https://127.0.0.1:8444")));
+    assertProblem("'tls.plainPort' 8443 is the url's own port",
+        new JsonObject().put("url", "https://127.0.0.1:8443").put("tls", files.copy().put("plainPort", 8443)));
   }
 
   private static JsonObject base() {

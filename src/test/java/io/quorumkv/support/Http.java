@@ -17,9 +17,16 @@ public final class Http {
       .build();
 
   private final String base;
+  private final HttpClient client;
 
   public Http(String base) {
+    this(base, CLIENT);
+  }
+
+  /** Through a client of the test's own, such as one that trusts a TLS cluster's CA. */
+  public Http(String base, HttpClient client) {
     this.base = base;
+    this.client = client;
   }
 
   /** The node's base url, such as {@code http://127.0.0.1:8080}. */
@@ -57,7 +64,7 @@ public final class Http {
     }
     HttpRequest request = builder.build();
     try {
-      return CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
       throw new AssertionError(method + " " + pathAndQuery + " failed: " + e, e);
     } catch (InterruptedException e) {

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * N nodes as real subprocess JVMs ({@link NodeProcess}), clustered through Hazelcast on loopback
@@ -67,7 +68,7 @@ public final class ProcessCluster implements AutoCloseable {
     List<Integer> ports = TestCluster.freePorts(2 * size);
     ProcessCluster processes = new ProcessCluster(dir, options, "proc-test-" + UUID.randomUUID());
     for (int i = 0; i < size; i++) {
-      processes.urls.add("http://" + options.host(i) + ":" + ports.get(i));
+      processes.urls.add(options.scheme() + options.host(i) + ":" + ports.get(i));
       processes.hazelcastAddresses.add(options.host(i) + ":" + ports.get(size + i));
     }
     for (int i = 0; i < size; i++) {
@@ -108,6 +109,9 @@ public final class ProcessCluster implements AutoCloseable {
             .put("clusterName", clusterName))
         .mergeIn(options.extra, true)
         .mergeIn(override, true);
+    if (options.certificates != null) {
+      json.put("tls", options.certificates.tlsConf(options.host(index)).mergeIn(json.getJsonObject("tls", new JsonObject())));
+    }
     confs.add(NodeProcess.writeConf(dir, "node-" + index + ".json", json.encodePrettily()));
     FakeClock clock = null;
     if (options.fakeClocks) {
@@ -143,7 +147,7 @@ public final class ProcessCluster implements AutoCloseable {
       cluster.add(urls.get(current));
       members.add(hazelcastAddresses.get(current));
     }
-    urls.add("http://" + options.host(node) + ":" + ports.get(0));
+    urls.add(options.scheme() + options.host(node) + ":" + ports.get(0));
     hazelcastAddresses.add(options.host(node) + ":" + ports.get(1));
     cluster.add(urls.get(node));
     members.add(hazelcastAddresses.get(node));
@@ -192,16 +196,20 @@ public final class ProcessCluster implements AutoCloseable {
    * the {@link #members}, each {@code normal}: no change in progress, the last one applied everywhere.
    */
   public boolean stableEverywhere() {
-    return stableEverywhere(memberUrls());
+    return stableEverywhere(memberUrls(), this::httpOf);
   }
 
   /** {@link #stableEverywhere()} for these members, asked by url only: safe from any thread. */
   public static boolean stableEverywhere(Set<String> members) {
+    return stableEverywhere(members, Http::new);
+  }
+
+  private static boolean stableEverywhere(Set<String> members, Function<String, Http> clients) {
     Set<Long> epochs = new HashSet<>();
     for (String url : members) {
       TopologyView view;
       try {
-        view = TopologyView.fetch(new Http(url));
+        view = TopologyView.fetch(clients.apply(url));
       } catch (AssertionError unanswered) {
         return false;
       }
@@ -239,6 +247,7 @@ public final class ProcessCluster implements AutoCloseable {
     private final Map<Integer, Long> clockOffsets = new HashMap<>();
     private Duration startTimeout = Duration.ofSeconds(60);
     private List<String> jvmOptions = List.of();
+    private TestCertificates certificates;
 
     /** {@code size} nodes, all on 127.0.0.1, on the real clock. */
     public Options(int size) {
@@ -279,6 +288,16 @@ public final class ProcessCluster implements AutoCloseable {
     public Options jvmOptions(String... options) {
       this.jvmOptions = List.of(options);
       return this;
+    }
+
+    /** Every node on https, with a certificate from {@code certificates}' cluster CA (mutual TLS between nodes). */
+    public Options tls(TestCertificates certificates) {
+      this.certificates = certificates;
+      return this;
+    }
+
+    private String scheme() {
+      return certificates == null ? "http://" : "https://";
     }
 
     /** Every node on a {@link FakeClock} of its own, at offset 0 until the test moves it. */
@@ -336,7 +355,12 @@ public final class ProcessCluster implements AutoCloseable {
   }
 
   public Http http(int node) {
-    return new Http(url(node));
+    return httpOf(url(node));
+  }
+
+  /** A client of this node's url: under TLS one that trusts the cluster's CA. */
+  private Http httpOf(String url) {
+    return options.certificates == null ? new Http(url) : new Http(url, options.certificates.client());
   }
 
   public boolean running(int node) {

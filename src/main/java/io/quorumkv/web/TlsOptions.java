@@ -1,0 +1,100 @@
+package io.quorumkv.web;
+
+import io.quorumkv.config.TlsConfig;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.ClientSSLOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.core.net.ServerSSLOptions;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * The TLS settings of a node's server, its clients to other nodes and its event bus, from the
+ * conf's {@code tls} section: TLS 1.3 and 1.2 only, the node's own certificate on both sides,
+ * peers checked against the cluster's CA. Vert.x reads the PEM files when it builds a context
+ * (off the event loops), so new options read them again.
+ */
+public final class TlsOptions {
+  /** TLS 1.0 and 1.1 are deprecated (RFC 8996). */
+  public static final Set<String> PROTOCOLS = Set.of("TLSv1.3", "TLSv1.2");
+
+  private TlsOptions() {
+  }
+
+  /** The node's port: its certificate, and the client certificates it asks for. */
+  public static HttpServerOptions secure(HttpServerOptions options, TlsConfig tls) {
+    options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setEnabledSecureTransportProtocols(PROTOCOLS)
+        .setClientAuth(clientAuth(tls));
+    PemTrustOptions trusted = trusted(tls);
+    if (trusted != null) {
+      options.setTrustOptions(trusted);
+    }
+    return options;
+  }
+
+  /** The same as {@link #secure(HttpServerOptions, TlsConfig)}, to replace a running server's (on reload). */
+  public static ServerSSLOptions serverSsl(TlsConfig tls) {
+    return secure(new HttpServerOptions(), tls).getSslOptions().copy();
+  }
+
+  /**
+   * A client to other nodes: TLS, the peer's certificate checked against the cluster's CA and its
+   * address, and this node's certificate shown as its own.
+   */
+  public static HttpClientOptions secure(HttpClientOptions options, TlsConfig tls) {
+    options.setSsl(true).setVerifyHost(true).setKeyCertOptions(ownCertificate(tls))
+        .setEnabledSecureTransportProtocols(PROTOCOLS);
+    if (tls.caFile() != null) {
+      options.setTrustOptions(new PemTrustOptions().addCertPath(tls.caFile().toString()));
+    }
+    return options;
+  }
+
+  /** The same as {@link #secure(HttpClientOptions, TlsConfig)}, to replace a running client's (on reload). */
+  public static ClientSSLOptions clientSsl(TlsConfig tls) {
+    return secure(new HttpClientOptions(), tls).getSslOptions().copy();
+  }
+
+  /** The clustered event bus: mutual TLS with the cluster's CA, as between nodes' HTTP ports. */
+  public static EventBusOptions secure(EventBusOptions options, TlsConfig tls) {
+    options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setClientAuth(ClientAuth.REQUIRED)
+        .setEnabledSecureTransportProtocols(PROTOCOLS);
+    if (tls.caFile() != null) {
+      options.setTrustOptions(new PemTrustOptions().addCertPath(tls.caFile().toString()));
+    }
+    return options;
+  }
+
+  private static PemKeyCertOptions ownCertificate(TlsConfig tls) {
+    return new PemKeyCertOptions().setCertPath(tls.certFile().toString()).setKeyPath(tls.keyFile().toString());
+  }
+
+  /**
+   * Clients must show a certificate when the conf names their CA; otherwise one is asked for (a
+   * peer shows its own) but a client may come without.
+   */
+  private static ClientAuth clientAuth(TlsConfig tls) {
+    if (tls.clientCaFile() != null) {
+      return ClientAuth.REQUIRED;
+    }
+    return tls.caFile() != null ? ClientAuth.REQUEST : ClientAuth.NONE;
+  }
+
+  private static PemTrustOptions trusted(TlsConfig tls) {
+    if (tls.caFile() == null && tls.clientCaFile() == null) {
+      return null;
+    }
+    PemTrustOptions trusted = new PemTrustOptions();
+    for (Path ca : new Path[] {tls.caFile(), tls.clientCaFile()}) {
+      if (ca != null) {
+        trusted.addCertPath(ca.toString());
+      }
+    }
+    return trusted;
+  }
+}
