@@ -12,6 +12,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import io.quorumkv.web.ClientTls;
+
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -23,14 +25,15 @@ final class RestoreClient {
   private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration DESCRIBE_TIMEOUT = Duration.ofSeconds(10);
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-      .version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http;
   private final URI node;
   private final String token;
 
-  RestoreClient(URI node, String token) {
+  RestoreClient(URI node, String token, ClientTls tls) {
     this.node = node;
     this.token = token;
+    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1)
+        .sslContext(tls.sslContext()).build();
   }
 
   /** The node's {@code GET /admin/restore}; a {@link BackupException} saying why it cannot be had (not reachable, 401, 403). */

@@ -63,7 +63,7 @@ public final class RestoreCommand {
 
   int run() throws InterruptedException {
     List<NodeBackup> backups = checkedBackups();
-    RestoreClient client = new RestoreClient(options.url(), options.token());
+    RestoreClient client = new RestoreClient(options.url(), options.token(), options.tls());
     JsonObject cluster = client.describe();
     JsonObject topology = cluster.getJsonObject("topology");
     out.println("restore: into the cluster of " + cluster.getString("node") + " (topology epoch "

@@ -1,5 +1,6 @@
 package io.quorumkv.backup;
 
+import io.quorumkv.web.ClientTls;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,10 +20,11 @@ import java.util.List;
  * @param progress where the restore keeps how far it got, so a rerun resumes there; null for the default
  *                 ({@code ~/.quorumkv/restore/}, named after what the restore does)
  * @param fromScratch ignore the progress a previous run kept
+ * @param tls      the CA (and client certificate) to reach an https node with
  */
 public record RestoreOptions(List<Path> from, URI url, String token, byte[] start, byte[] end, boolean rollback,
                              long recordsPerSecond, int batchRecords, int inFlightBatches, Path progress,
-                             boolean fromScratch) {
+                             boolean fromScratch, ClientTls tls) {
   public static final long DEFAULT_RECORDS_PER_SECOND = 5_000;
   public static final int DEFAULT_BATCH_RECORDS = 500;
   public static final int DEFAULT_IN_FLIGHT_BATCHES = 4;
@@ -39,7 +41,9 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
         --rate N         records a second at most (default 5000)
         --batch N        records a request (default 500, at most 1000)
         --progress FILE  where progress is kept for a rerun to resume (default: in ~/.quorumkv/restore/)
-        --from-scratch   ignore the progress of an earlier run""";
+        --from-scratch   ignore the progress of an earlier run
+        --cacert FILE    the CA an https node's certificate must chain to (default: the JDK's)
+        --cert F --key F a client certificate and its key, for a node that asks for one""";
 
   public static RestoreOptions parse(List<String> args, String environmentToken) {
     List<Path> from = new ArrayList<>();
@@ -52,12 +56,14 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
     int batch = DEFAULT_BATCH_RECORDS;
     Path progress = null;
     boolean fromScratch = false;
+    ClientTls tls = ClientTls.NONE;
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
       switch (arg) {
         case "--rollback" -> rollback = true;
         case "--from-scratch" -> fromScratch = true;
-        case "--from", "--url", "--token", "--start", "--end", "--rate", "--batch", "--progress" -> {
+        case "--from", "--url", "--token", "--start", "--end", "--rate", "--batch", "--progress", "--cacert",
+             "--cert", "--key" -> {
           if (i + 1 == args.size()) {
             throw new IllegalArgumentException(arg + " needs a value");
           }
@@ -70,7 +76,8 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
             case "--end" -> end = nonEmpty(arg, value);
             case "--rate" -> rate = positive(arg, value, Long.MAX_VALUE);
             case "--batch" -> batch = (int) positive(arg, value, 1000);
-            default -> progress = Path.of(value);
+            case "--progress" -> progress = Path.of(value);
+            default -> tls = tls.with(arg, value);
           }
         }
         default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
@@ -89,7 +96,7 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
       throw new IllegalArgumentException("--url is not a URL: " + url);
     }
     if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new IllegalArgumentException("--url must be http://HOST:PORT, got " + url);
+      throw new IllegalArgumentException("--url must be http://HOST:PORT or https://HOST:PORT, got " + url);
     }
     if (rollback && start == null) {
       throw new IllegalArgumentException("--rollback needs --start (and usually --end): it deletes every key of"
@@ -101,7 +108,7 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
       throw new IllegalArgumentException("--start must come before --end");
     }
     return new RestoreOptions(List.copyOf(from), uri, token, startKey, endKey, rollback, rate, batch,
-        DEFAULT_IN_FLIGHT_BATCHES, progress, fromScratch);
+        DEFAULT_IN_FLIGHT_BATCHES, progress, fromScratch, tls.checked());
   }
 
   /**

@@ -2,6 +2,7 @@ package io.quorumkv.bench;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
+import io.quorumkv.web.ClientTls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -29,7 +30,7 @@ final class KeyPlacement {
     if (options.placement() == LoadOptions.Placement.ANY) {
       return null;
     }
-    JsonObject cluster = fetchCluster(options.url());
+    JsonObject cluster = fetchCluster(options.url(), options.tls());
     NodeUrl target = NodeUrl.parse("self", cluster.getString("self"));
     List<NodeUrl> nodes = new ArrayList<>();
     JsonArray listed = cluster.getJsonArray("nodes");
@@ -47,8 +48,9 @@ final class KeyPlacement {
     return matching;
   }
 
-  private static JsonObject fetchCluster(URI url) throws IOException, InterruptedException {
-    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static JsonObject fetchCluster(URI url, ClientTls tls) throws IOException, InterruptedException {
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(tls.sslContext())
+        .build();
     HttpResponse<String> response = client.send(
         HttpRequest.newBuilder(url.resolve("/v0/cluster")).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());

@@ -130,10 +130,12 @@ final class LoadGenerator {
         URI url = options.urls().get(node);
         int nodeConnections = Math.max(1, connections / options.urls().size()
             + (node < connections % options.urls().size() ? 1 : 0));
-        clients.add(vertx.createHttpClient(
-            new HttpClientOptions().setDefaultHost(url.getHost()).setDefaultPort(url.getPort())
-                .setKeepAlive(true).setTcpNoDelay(true),
-            new PoolOptions().setHttp1MaxSize(nodeConnections)));
+        HttpClientOptions client = new HttpClientOptions().setDefaultHost(url.getHost()).setDefaultPort(url.getPort())
+            .setKeepAlive(true).setTcpNoDelay(true);
+        if ("https".equals(url.getScheme())) {
+          options.tls().secure(client);
+        }
+        clients.add(vertx.createHttpClient(client, new PoolOptions().setHttp1MaxSize(nodeConnections)));
       }
       lanes.add(new Lane(vertx.getOrCreateContext(), clients));
     }

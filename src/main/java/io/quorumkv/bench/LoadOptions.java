@@ -1,5 +1,7 @@
 package io.quorumkv.bench;
 
+import io.quorumkv.web.ClientTls;
+
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +17,7 @@ import java.util.List;
  */
 public record LoadOptions(List<URI> urls, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
                           int keys, int valueSize, Integer ack, Integer from, double putShare, Placement placement,
-                          Path out, ToolJit toolJit, boolean honourRetryAfter) {
+                          Path out, ToolJit toolJit, boolean honourRetryAfter, ClientTls tls) {
 
   /** Which keys of the key space a run uses, by their first replica in the cluster's rendezvous order. */
   enum Placement {
@@ -59,6 +61,8 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
         --retry-after R    honour (default): after a 503 with Retry-After a connection sends nothing for
                            that long, and the requests due meanwhile are held back (counted, not sent);
                            ignore: it sends on at once, as a client that retries without waiting
+        --cacert FILE      the CA an https node's certificate must chain to (default: the JDK's)
+        --cert F --key F   a client certificate and its key, for a node that asks for one
         --help             this text
       exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
       (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
@@ -80,6 +84,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
     Path out = null;
     ToolJit toolJit = null;
     boolean honourRetryAfter = true;
+    ClientTls tls = ClientTls.NONE;
     while (!rest.isEmpty()) {
       String option = rest.pop();
       if (rest.isEmpty()) {
@@ -102,6 +107,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
         case "--out" -> out = Path.of(value);
         case "--tool-jit" -> toolJit = ToolJit.parse(value);
         case "--retry-after" -> honourRetryAfter = retryAfter(value);
+        case "--cacert", "--cert", "--key" -> tls = tls.with(option, value);
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
@@ -110,7 +116,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
     }
     for (URI url : urls) {
       if (url.getHost() == null || url.getPort() < 0) {
-        throw new IllegalArgumentException("--url must look like http://host:port");
+        throw new IllegalArgumentException("--url must look like http://host:port or https://host:port");
       }
     }
     if (urls.size() > 1 && placement != Placement.ANY) {
@@ -120,7 +126,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
       toolJit = rate == SATURATE || rate > ToolJit.C1_MAX_PACED_RATE ? ToolJit.C2 : ToolJit.C1;
     }
     return new LoadOptions(urls, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
-        placement, out, toolJit, honourRetryAfter);
+        placement, out, toolJit, honourRetryAfter, tls.checked());
   }
 
   private static boolean retryAfter(String text) {

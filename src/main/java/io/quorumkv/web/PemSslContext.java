@@ -29,19 +29,23 @@ public final class PemSslContext {
   }
 
   /**
-   * @param caFile   the CA the server's certificate must chain to
+   * @param caFile   the CA the server's certificate must chain to, null for the JDK's own
    * @param certFile the client certificate chain to show, null for none
    * @param keyFile  its key, null for none
    */
   public static SSLContext of(Path caFile, Path certFile, Path keyFile) throws IOException, GeneralSecurityException {
-    KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
-    trusted.load(null, null);
-    int index = 0;
-    for (Certificate ca : certificates(caFile)) {
-      trusted.setCertificateEntry("ca-" + index++, ca);
-    }
     TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trust.init(trusted);
+    if (caFile == null) {
+      trust.init((KeyStore) null);
+    } else {
+      KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+      trusted.load(null, null);
+      int index = 0;
+      for (Certificate ca : certificates(caFile)) {
+        trusted.setCertificateEntry("ca-" + index++, ca);
+      }
+      trust.init(trusted);
+    }
     KeyManagerFactory keys = null;
     if (certFile != null) {
       KeyStore own = KeyStore.getInstance(KeyStore.getDefaultType());
