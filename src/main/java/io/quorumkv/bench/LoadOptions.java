@@ -11,11 +11,12 @@ import java.util.List;
 /**
  * The load tool's options: {@code bench --url URL --rate N [--connections C] [--duration 30s]
  * [--workload get|put|delete|mixed|range] [--keys K] [--value-size B] [--ack A --from F]
- * [--put-share 0.1] [--placement any|owner|other] [--out DIR] [--tool-jit c1|c2] [--retry-after honour|ignore]}.
+ * [--put-share 0.1] [--placement any|owner|other] [--out DIR] [--tool-jit c1|c2] [--retry-after honour|ignore]
+ * [--token TOKEN]}.
  */
 public record LoadOptions(List<URI> urls, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
                           int keys, int valueSize, Integer ack, Integer from, double putShare, Placement placement,
-                          Path out, ToolJit toolJit, boolean honourRetryAfter) {
+                          Path out, ToolJit toolJit, boolean honourRetryAfter, String token) {
 
   /** Which keys of the key space a run uses, by their first replica in the cluster's rendezvous order. */
   enum Placement {
@@ -59,6 +60,8 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
         --retry-after R    honour (default): after a 503 with Retry-After a connection sends nothing for
                            that long, and the requests due meanwhile are held back (counted, not sent);
                            ignore: it sends on at once, as a client that retries without waiting
+        --token TOKEN      sent as Authorization: Bearer TOKEN on every request, for a node whose conf
+                           sets API tokens (write for PUT and DELETE, read for the rest)
         --help             this text
       exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
       (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
@@ -80,6 +83,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
     Path out = null;
     ToolJit toolJit = null;
     boolean honourRetryAfter = true;
+    String token = null;
     while (!rest.isEmpty()) {
       String option = rest.pop();
       if (rest.isEmpty()) {
@@ -102,6 +106,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
         case "--out" -> out = Path.of(value);
         case "--tool-jit" -> toolJit = ToolJit.parse(value);
         case "--retry-after" -> honourRetryAfter = retryAfter(value);
+        case "--token" -> token = value.strip();
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
@@ -120,7 +125,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
       toolJit = rate == SATURATE || rate > ToolJit.C1_MAX_PACED_RATE ? ToolJit.C2 : ToolJit.C1;
     }
     return new LoadOptions(urls, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
-        placement, out, toolJit, honourRetryAfter);
+        placement, out, toolJit, honourRetryAfter, token);
   }
 
   private static boolean retryAfter(String text) {
@@ -129,6 +134,11 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
       case "ignore" -> false;
       default -> throw new IllegalArgumentException("--retry-after must be honour or ignore, got '" + text + "'");
     };
+  }
+
+  /** The {@code Authorization} header's value for {@code --token}, null without one. */
+  String authorization() {
+    return token == null ? null : "Bearer " + token;
   }
 
   /** The first node of {@code --url}, the one asked for the cluster's layout. */
