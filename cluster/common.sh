@@ -63,13 +63,24 @@ parse_change_args() {
   [ -n "$CHANGE_PORT" ] || { echo "$usage" >&2; exit 2; }
 }
 
+# api_get URL: GET with `Authorization: Bearer $QKV_ADMIN_TOKEN` when that is set (a node whose conf
+# has an `auth` section wants a token to read /v0/cluster); the token goes to curl on its standard
+# input, not on its command line, where ps would show it.
+api_get() {
+  if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
+    printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | curl -sf -m 5 -H @- "$1"
+  else
+    curl -sf -m 5 "$1"
+  fi
+}
+
 # cluster_view URL NODE_URL: reads GET URL/v0/cluster and prints four tab-separated fields: the
 # state of NODE_URL in the topology (absent when it is not a member), the stage, the epoch, and a
 # line of progress: the records and bytes the change's transfers have sent, of their total.
 # Fails when URL does not answer.
 cluster_view() {
   local body
-  body=$(curl -sf -m 5 "$1/v0/cluster") || return 1
+  body=$(api_get "$1/v0/cluster") || return 1
   python3 -c "$CLUSTER_VIEW_PY" "$2" <<< "$body"
 }
 CLUSTER_VIEW_PY='
@@ -115,7 +126,7 @@ print(state, stage, epoch, line, sep="\t")
 answering_port() {
   local port
   for port in "$@"; do
-    if curl -sf -m 5 "http://127.0.0.1:$port/v0/cluster" > /dev/null; then echo "$port"; return 0; fi
+    if api_get "http://127.0.0.1:$port/v0/cluster" > /dev/null; then echo "$port"; return 0; fi
   done
   return 1
 }

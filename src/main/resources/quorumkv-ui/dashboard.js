@@ -361,7 +361,8 @@
   }
 
   async function pollCluster() {
-    const response = await fetchWithTimeout('/v0/cluster');
+    const response = await fetchWithTimeout('/v0/cluster', { headers: adminHeaders() });
+    if (response.status === 401) throw new Error('/v0/cluster answered 401: enter a token above (this node\'s conf sets API tokens)');
     if (!response.ok) throw new Error('/v0/cluster answered ' + response.status);
     const cluster = await response.json();
     renderTopology(cluster);
@@ -443,8 +444,14 @@
       return;
     }
     const response = await fetchWithTimeout('/admin/jfr', { headers: adminHeaders() });
-    if (response.status === 401 || response.status === 403) {
-      forgetToken('the admin token was refused (' + response.status + '): enter it again.');
+    if (response.status === 401) {
+      forgetToken('the token was refused (401): enter it again.');
+      return;
+    }
+    if (response.status === 403) {
+      // A token that may read but not run admin commands: kept for the reads.
+      setAdminDisabled('the token given is not of role admin (403).');
+      setRows($('recordings'), [], 'an admin token is needed to list this node\'s recordings', 7);
       return;
     }
     if (!response.ok) throw new Error('/admin/jfr answered ' + response.status);

@@ -34,6 +34,7 @@ import io.quorumkv.topology.TopologySteps;
 import io.quorumkv.versioning.ClockLease;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.versioning.LeasedClock;
+import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
@@ -146,11 +147,12 @@ public final class Node {
     PeerAuthorization peers = new PeerAuthorization(config.clusterSecret(), peerCertificates);
     NodeBackups backups = new NodeBackups(config.backup(), config.url(), opened.database(),
         () -> topology.current().toJson(), versions::current, wallClock);
+    ApiTokens tokens = new ApiTokens(config.auth(), metrics::authRefused);
     List<RouteMount> mounts = Routes.besideTheApi(vertx, config, storage, versions, topology, treeService, admission,
-        peers, metrics, recordings, backups);
+        peers, metrics, recordings, backups, tokens);
     ApiContext api = new ApiContext(config, storage, versions, topology, liveNodes, hints, readRepair, metrics,
         inFlightWrites, mounts, peers, wallClock, antiEntropy, new KeyLocks(vertx), metrics.requests(), admission,
-        opened.database().diskAlarm());
+        opened.database().diskAlarm(), tokens);
     metrics.bind(config, storage, hints, readRepair, versions, antiEntropy, sweep, admission,
         opened.database().diskAlarm());
     return StorageVerticle.deploy(vertx, workers, config.storage().workers()).onSuccess(deployments::add)

@@ -10,6 +10,7 @@ import io.quorumkv.backup.BackupAdmin;
 import io.quorumkv.backup.NodeBackups;
 import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.Role;
 import io.quorumkv.peer.PeerAuthorization;
 import io.quorumkv.range.InternalRangeHandler;
 import io.quorumkv.replication.InternalHandler;
@@ -18,6 +19,7 @@ import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.topology.TransferHandler;
 import io.quorumkv.ui.Dashboard;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Vertx;
 
@@ -35,16 +37,16 @@ final class Routes {
   static List<RouteMount> besideTheApi(Vertx vertx, NodeConfig config, StorageService storage, HybridLogicalClock clock,
                                        ClusterTopology topology, TreeService trees, Admission admission,
                                        PeerAuthorization peers, NodeMetrics metrics, JfrRecordings recordings,
-                                       NodeBackups backups) {
-    AdminApi admin = new AdminApi(vertx, recordings, config.adminToken());
+                                       NodeBackups backups, ApiTokens tokens) {
+    AdminApi admin = new AdminApi(vertx, recordings, tokens);
     admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
     return List.of(
         new InternalHandler(storage, clock, admission, config.maxBodyBytes(), peers),
         new TransferHandler(storage, topology, peers),
         new InternalRangeHandler(storage, peers),
         new TreeHandler(trees, admission, peers),
-        metrics, admin, new MembershipAdmin(topology, config.adminToken()),
-        new BackupAdmin(vertx, backups, config.adminToken(), () -> topology.current().allNodes(), config.tls()),
-        new Dashboard(config.adminToken() != null));
+        metrics, admin, new MembershipAdmin(topology),
+        new BackupAdmin(vertx, backups, () -> topology.current().allNodes(), config.tls()),
+        new Dashboard(!tokens.open(Role.ADMIN), !tokens.open(Role.READ)));
   }
 }

@@ -1,7 +1,8 @@
 package io.quorumkv.admin;
 
-import io.quorumkv.web.AdminToken;
+import io.quorumkv.config.Role;
 import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -23,10 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The admin endpoints for JFR recording sessions, under {@code /admin/jfr}. With an admin token
- * in the conf, every admin request must carry {@code Authorization: Bearer TOKEN} (401 without,
- * 403 with a wrong one). {@code scope=cluster} on start and stop checks the command, then publishes
- * it over the event bus (clustered once the cluster has two nodes), so every live node runs it.
+ * The admin endpoints for JFR recording sessions, under {@code /admin/jfr}; the router lets on
+ * only admin tokens when the conf sets tokens ({@link ApiTokens}). {@code scope=cluster} on start and
+ * stop checks the command, then publishes it over the event bus (clustered once the cluster has two
+ * nodes) with the caller's token, so every live node whose conf makes it an admin token runs it.
  * Query parameters are read on the event loop (a malformed one is a 400 at once); the blocking
  * work runs on two named worker pools of their own, unordered: quick commands (list, start, stop)
  * on one, file dumps and flame-graph conversions (seconds each) on the other, so a queue of
@@ -34,7 +35,7 @@ import java.util.function.Consumer;
  */
 public final class AdminApi implements RouteMount {
   public static final String PATH = "/admin/jfr";
-  /** Each admin path with the methods it takes, for the token check and the 405's Allow header. */
+  /** Each admin path with the methods it takes, for the 405's Allow header. */
   private static final Map<String, String> ALLOWED = Map.of(
       PATH, "GET, POST", PATH + "/stop", "POST", PATH + "/file", "GET", PATH + "/flame", "GET");
   static final String COMMANDS = "quorumkv.admin.jfr";
@@ -49,14 +50,14 @@ public final class AdminApi implements RouteMount {
 
   private final Vertx vertx;
   private final JfrRecordings recordings;
-  private final AdminToken token;
+  private final ApiTokens tokens;
   private final WorkerExecutor commands;
   private final WorkerExecutor exports;
 
-  public AdminApi(Vertx vertx, JfrRecordings recordings, String token) {
+  public AdminApi(Vertx vertx, JfrRecordings recordings, ApiTokens tokens) {
     this.vertx = vertx;
     this.recordings = recordings;
-    this.token = new AdminToken(token);
+    this.tokens = tokens;
     this.commands = vertx.createSharedWorkerExecutor(COMMAND_POOL, COMMAND_THREADS);
     this.exports = vertx.createSharedWorkerExecutor(EXPORT_POOL, EXPORT_THREADS, MAX_EXPORT_MINUTES, TimeUnit.MINUTES);
   }
@@ -71,7 +72,6 @@ public final class AdminApi implements RouteMount {
   @Override
   public void mount(Router router) {
     // Exact paths only: anything else under /admin falls through to the router's "unknown path" 400.
-    ALLOWED.keySet().forEach(path -> router.route(path).handler(token::authorize));
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));
     router.get(PATH).handler(ctx -> commands.executeBlocking(() -> {
       JsonArray list = new JsonArray();
@@ -93,12 +93,12 @@ public final class AdminApi implements RouteMount {
   }
 
   /**
-   * A command from the event bus runs only if it carries this node's admin token (when one is
-   * set): anyone who can join the Hazelcast group can publish on the event bus.
+   * A command from the event bus runs only if it carries a token of role admin on this node (when
+   * the conf sets tokens): anyone who can join the Hazelcast group can publish on the event bus.
    */
   private Future<JsonObject> authorizedCommand(JsonObject command) {
     String given = command.getString("token");
-    if (!token.matches(given)) {
+    if (!tokens.grants(given, Role.ADMIN)) {
       return Future.failedFuture("cluster command without this node's admin token, ignored");
     }
     return Future.succeededFuture(command);
@@ -148,12 +148,13 @@ public final class AdminApi implements RouteMount {
         .put("settings", params.get("settings"));
     String scope = params.get("scope");
     if ("cluster".equals(scope)) {
+      String token = ApiTokens.bearerToken(ctx.request());
       // Checked here, before publishing: a node that cannot run the command only logs why.
       commands.executeBlocking(() -> checked(command), false).onComplete(done -> {
         if (done.failed()) {
           fail(ctx, done.cause());
         } else {
-          publish(done.result());
+          publish(done.result(), token);
           ctx.response().setStatusCode(202).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
               .end(new JsonObject().put("published", done.result()).encodePrettily());
         }
@@ -174,10 +175,10 @@ public final class AdminApi implements RouteMount {
     });
   }
 
-  private void publish(JsonObject command) {
+  private void publish(JsonObject command, String token) {
     JsonObject signed = command.copy();
-    if (token.text() != null) {
-      signed.put("token", token.text());
+    if (token != null) {
+      signed.put("token", token);
     }
     vertx.eventBus().publish(COMMANDS, signed);
   }

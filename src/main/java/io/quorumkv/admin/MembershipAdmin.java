@@ -5,7 +5,6 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.topology.TopologyException;
-import io.quorumkv.web.AdminToken;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
@@ -27,17 +26,14 @@ public final class MembershipAdmin implements RouteMount {
   public static final String REMOVE = "/admin/cluster/remove";
 
   private final ClusterTopology topology;
-  private final AdminToken token;
 
-  public MembershipAdmin(ClusterTopology topology, String token) {
+  public MembershipAdmin(ClusterTopology topology) {
     this.topology = topology;
-    this.token = new AdminToken(token);
   }
 
   @Override
   public void mount(Router router) {
     for (String path : new String[] {LEAVE, REMOVE}) {
-      router.route(path).handler(token::authorize);
       router.post(path).handler(path.equals(LEAVE) ? this::leave : this::remove);
       router.route(path).handler(ApiErrors.methodNotAllowed("POST"));
     }

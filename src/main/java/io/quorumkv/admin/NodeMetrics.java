@@ -27,6 +27,7 @@ import io.quorumkv.storage.StorageObserver;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.VertxOptions;
@@ -38,6 +39,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
@@ -67,6 +69,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
   private final Map<NodeUrl, AtomicInteger> batchStreams = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
+  private final Map<ApiTokens.Refusal, Counter> authRefusals = new EnumMap<>(ApiTokens.Refusal.class);
   private final Counter writesSuperseded;
   private final HttpRequestMetrics requests;
 
@@ -94,6 +97,11 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     notEnoughReplicas = Counter.builder("quorumkv_not_enough_replicas")
         .description("requests answered 504 because fewer than ack replicas answered").register(registry);
     requests = new HttpRequestMetrics(registry);
+    for (ApiTokens.Refusal reason : ApiTokens.Refusal.values()) {
+      authRefusals.put(reason, Counter.builder("quorumkv_auth_refused").tag("reason", reason.label())
+          .description("requests refused for their token: none (401), unknown (401), too weak a role (403)")
+          .register(registry));
+    }
     writesSuperseded = Counter.builder("quorumkv_writes_superseded")
         .description("write attempts refused by replicas holding a newer record, written again above it")
         .register(registry);
@@ -183,6 +191,11 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   @Override
   public void notEnoughReplicas() {
     notEnoughReplicas.increment();
+  }
+
+  /** A request refused for its token ({@link ApiTokens}). */
+  public void authRefused(ApiTokens.Refusal reason) {
+    authRefusals.get(reason).increment();
   }
 
   /** Requests refused per reason, client requests in flight, and the bytes each budget holds. */

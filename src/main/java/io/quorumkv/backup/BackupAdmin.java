@@ -2,7 +2,6 @@ package io.quorumkv.backup;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.config.TlsConfig;
-import io.quorumkv.web.AdminToken;
 import io.quorumkv.web.TlsOptions;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.QueryParams;
@@ -29,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * {@code /admin/backup} (docs/api.md#backup-and-restore), behind the admin token: {@code POST} takes a
+ * {@code /admin/backup} (docs/api.md#backup-and-restore), for admin tokens: {@code POST} takes a
  * backup of this node ({@code scope=cluster}: of every node of the topology at once, each asked over
  * HTTP with the same name and token), {@code GET} lists this node's backups, {@code DELETE ?name=N}
  * deletes one. Backups run on a worker pool of their own, one at a time, never on the storage workers.
@@ -42,7 +41,6 @@ public final class BackupAdmin implements RouteMount {
   private static final long NODE_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(MAX_BACKUP_MINUTES);
 
   private final NodeBackups backups;
-  private final AdminToken token;
   private final Supplier<List<NodeUrl>> members;
   private final WorkerExecutor worker;
   private final HttpClient client;
@@ -52,9 +50,8 @@ public final class BackupAdmin implements RouteMount {
    * @param members the nodes of the topology in force, which a cluster backup asks
    * @param tls     how to reach them under TLS (with this node's certificate), null for plain HTTP
    */
-  public BackupAdmin(Vertx vertx, NodeBackups backups, String token, Supplier<List<NodeUrl>> members, TlsConfig tls) {
+  public BackupAdmin(Vertx vertx, NodeBackups backups, Supplier<List<NodeUrl>> members, TlsConfig tls) {
     this.backups = backups;
-    this.token = new AdminToken(token);
     this.members = members;
     this.secure = tls != null;
     this.worker = vertx.createSharedWorkerExecutor(POOL, 1, MAX_BACKUP_MINUTES, TimeUnit.MINUTES);
@@ -64,7 +61,6 @@ public final class BackupAdmin implements RouteMount {
 
   @Override
   public void mount(Router router) {
-    router.route(PATH).handler(token::authorize);
     router.post(PATH).handler(ApiErrors.guarded(this::take));
     router.get(PATH).handler(ctx -> answer(ctx, 200, () -> new JsonArray(backups.list().stream()
         .map(BackupManifest::toJson).toList())));

@@ -30,7 +30,7 @@ final class KeyPlacement {
     if (options.placement() == LoadOptions.Placement.ANY) {
       return null;
     }
-    JsonObject cluster = fetchCluster(options.url(), options.tls());
+    JsonObject cluster = fetchCluster(options.url(), options.authorization(), options.tls());
     NodeUrl target = NodeUrl.parse("self", cluster.getString("self"));
     List<NodeUrl> nodes = new ArrayList<>();
     JsonArray listed = cluster.getJsonArray("nodes");
@@ -48,12 +48,15 @@ final class KeyPlacement {
     return matching;
   }
 
-  private static JsonObject fetchCluster(URI url, ClientTls tls) throws IOException, InterruptedException {
+  private static JsonObject fetchCluster(URI url, String authorization, ClientTls tls)
+      throws IOException, InterruptedException {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(tls.sslContext())
         .build();
-    HttpResponse<String> response = client.send(
-        HttpRequest.newBuilder(url.resolve("/v0/cluster")).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpRequest.Builder request = HttpRequest.newBuilder(url.resolve("/v0/cluster")).timeout(Duration.ofSeconds(10));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw new IOException("GET /v0/cluster answered " + response.statusCode());
     }

@@ -6,6 +6,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import org.HdrHistogram.Histogram;
@@ -43,6 +44,8 @@ final class LoadGenerator {
 
   private final Vertx vertx;
   private final LoadOptions options;
+  /** {@code --token} as the header value, made once. */
+  private final String authorization;
   private final Workload workload;
   private final Recorder recorder = new Recorder(MAX_LATENCY_MICROS, 3);
   /** Admitted requests from the moment each was sent: the server's time, without a connection's backlog. */
@@ -93,6 +96,7 @@ final class LoadGenerator {
   LoadGenerator(Vertx vertx, LoadOptions options, int[] keyIndexes) {
     this.vertx = vertx;
     this.options = options;
+    this.authorization = options.authorization();
     this.workload = new Workload(options, keyIndexes);
   }
 
@@ -316,6 +320,9 @@ final class LoadGenerator {
       sent.increment();
       RequestOptions requestOptions = new RequestOptions().setMethod(request.method()).setURI(request.uri())
           .setTimeout(REQUEST_TIMEOUT_MS);
+      if (authorization != null) {
+        requestOptions.putHeader(HttpHeaders.AUTHORIZATION, authorization);
+      }
       client.request(requestOptions)
           .compose(req -> request.body() == null ? req.send() : req.send(request.body()))
           .compose(response -> response.body().map(body -> response))

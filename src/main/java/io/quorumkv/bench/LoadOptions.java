@@ -13,11 +13,12 @@ import java.util.List;
 /**
  * The load tool's options: {@code bench --url URL --rate N [--connections C] [--duration 30s]
  * [--workload get|put|delete|mixed|range] [--keys K] [--value-size B] [--ack A --from F]
- * [--put-share 0.1] [--placement any|owner|other] [--out DIR] [--tool-jit c1|c2] [--retry-after honour|ignore]}.
+ * [--put-share 0.1] [--placement any|owner|other] [--out DIR] [--tool-jit c1|c2] [--retry-after honour|ignore]
+ * [--token TOKEN]}.
  */
 public record LoadOptions(List<URI> urls, int rate, int connections, Duration duration, Duration warmup, Workload.Kind workload,
                           int keys, int valueSize, Integer ack, Integer from, double putShare, Placement placement,
-                          Path out, ToolJit toolJit, boolean honourRetryAfter, ClientTls tls) {
+                          Path out, ToolJit toolJit, boolean honourRetryAfter, String token, ClientTls tls) {
 
   /** Which keys of the key space a run uses, by their first replica in the cluster's rendezvous order. */
   enum Placement {
@@ -63,6 +64,8 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
                            ignore: it sends on at once, as a client that retries without waiting
         --cacert FILE      the CA an https node's certificate must chain to (default: the JDK's)
         --cert F --key F   a client certificate and its key, for a node that asks for one
+        --token TOKEN      sent as Authorization: Bearer TOKEN on every request, for a node whose conf
+                           sets API tokens (write for PUT and DELETE, read for the rest)
         --help             this text
       exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
       (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
@@ -85,6 +88,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
     ToolJit toolJit = null;
     boolean honourRetryAfter = true;
     ClientTls tls = ClientTls.NONE;
+    String token = null;
     while (!rest.isEmpty()) {
       String option = rest.pop();
       if (rest.isEmpty()) {
@@ -108,6 +112,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
         case "--tool-jit" -> toolJit = ToolJit.parse(value);
         case "--retry-after" -> honourRetryAfter = retryAfter(value);
         case "--cacert", "--cert", "--key" -> tls = tls.with(option, value);
+        case "--token" -> token = value.strip();
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
@@ -126,7 +131,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
       toolJit = rate == SATURATE || rate > ToolJit.C1_MAX_PACED_RATE ? ToolJit.C2 : ToolJit.C1;
     }
     return new LoadOptions(urls, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
-        placement, out, toolJit, honourRetryAfter, tls.checked());
+        placement, out, toolJit, honourRetryAfter, token, tls.checked());
   }
 
   private static boolean retryAfter(String text) {
@@ -135,6 +140,11 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
       case "ignore" -> false;
       default -> throw new IllegalArgumentException("--retry-after must be honour or ignore, got '" + text + "'");
     };
+  }
+
+  /** The {@code Authorization} header's value for {@code --token}, null without one. */
+  String authorization() {
+    return token == null ? null : "Bearer " + token;
   }
 
   /** The first node of {@code --url}, the one asked for the cluster's layout. */

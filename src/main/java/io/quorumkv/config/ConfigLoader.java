@@ -66,10 +66,7 @@ public final class ConfigLoader {
     if (clusterSecret != null && clusterSecret.isEmpty()) {
       throw new ConfigException("'clusterSecret' must not be empty (leave it out for no secret)");
     }
-    String adminToken = root.string("adminToken", null);
-    if (adminToken != null && adminToken.isEmpty()) {
-      throw new ConfigException("'adminToken' must not be empty (leave it out for no token)");
-    }
+    AuthConfig auth = AuthConfig.read(root);
     HintsConfig hints = root.section("hints", ConfigLoader::hints);
     StorageConfig storage = root.section("storage", ConfigLoader::storage);
     AntiEntropyConfig antiEntropy = root.section("antiEntropy", ConfigLoader::antiEntropy);
@@ -87,7 +84,7 @@ public final class ConfigLoader {
     warnAboutResurrection(cluster.size(), storage == null ? StorageConfig.defaults() : storage,
         hints == null ? HintsConfig.defaults() : hints);
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
-        idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, adminToken,
+        idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, auth,
         hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
         antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,
         transfer == null ? TransferConfig.defaults() : transfer,

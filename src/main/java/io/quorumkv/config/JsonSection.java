@@ -106,6 +106,32 @@ final class JsonSection {
     return result;
   }
 
+  /** A list of objects, each read as a section named {@code key[i]}; null when absent. */
+  List<JsonSection> sections(String key) {
+    if (!has(key)) {
+      return null;
+    }
+    return sectionsOf(typed(key, JsonArray.class, "a list of objects"), path(key));
+  }
+
+  /** Each object of {@code array} as a section named {@code name[i]}; anything else in it is refused. */
+  static List<JsonSection> sectionsOf(JsonArray array, String name) {
+    List<JsonSection> result = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      if (!(array.getValue(i) instanceof JsonObject object)) {
+        // Not quoted: a token given where its object belongs must not reach a log.
+        throw new ConfigException("'" + name + "[" + i + "]' must be an object");
+      }
+      result.add(new JsonSection(object, name + "[" + i + "]"));
+    }
+    return result;
+  }
+
+  /** The key's value whatever its type (the key counts as known), null when absent. */
+  Object raw(String key) {
+    return has(key) ? json.getValue(key) : null;
+  }
+
   <T> T section(String key, Function<JsonSection, T> reader) {
     if (!has(key)) {
       return null;

@@ -18,7 +18,7 @@ import java.util.List;
  * @param replicaTimeoutMs  how long a coordinator waits for one replica's answer
  * @param maxClockOffsetMs  a version more than this ahead of the node's wall clock is refused, never adopted
  * @param clusterSecret     required on internal (replica) requests when set; null for none
- * @param adminToken        required (as a bearer token) on admin requests when set; null for none
+ * @param auth              the API tokens and what each may do ({@code adminToken} and {@code auth})
  * @param hints             hinted handoff settings
  * @param storage           RocksDB settings
  * @param antiEntropy       how replicas compare and repair what they share
@@ -29,7 +29,7 @@ import java.util.List;
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
-                         long maxClockOffsetMs, String clusterSecret, String adminToken, HintsConfig hints, StorageConfig storage,
+                         long maxClockOffsetMs, String clusterSecret, AuthConfig auth, HintsConfig hints, StorageConfig storage,
                          AntiEntropyConfig antiEntropy, TransferConfig transfer, AdmissionConfig admission,
                          BackupConfig backup, TlsConfig tls) {
 
@@ -54,7 +54,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS,
-        DEFAULT_MAX_CLOCK_OFFSET_MS, null, null, HintsConfig.defaults(), StorageConfig.defaults(),
+        DEFAULT_MAX_CLOCK_OFFSET_MS, null, AuthConfig.OPEN, HintsConfig.defaults(), StorageConfig.defaults(),
         AntiEntropyConfig.defaults(), TransferConfig.defaults(), AdmissionConfig.defaults(),
         BackupConfig.defaults(Path.of(DEFAULT_DATA_DIR)), null);
   }

@@ -14,6 +14,7 @@ import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RouteMount;
 
 import java.time.InstantSource;
@@ -30,11 +31,12 @@ import java.util.List;
  * @param requests    told of every request answered (rate and latency by route, method, status)
  * @param admission   the bounds on what the node takes on at once
  * @param diskAlarm   raised while the node's disk is full
+ * @param tokens      who may use which routes
  */
 public record ApiContext(NodeConfig config, StorageService storage, HybridLogicalClock clock, ClusterTopology topology,
                          LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
                          ReplicationObserver replicationObserver, InFlightWrites inFlightWrites,
                          List<RouteMount> mounts, PeerAuthorization peerAuthorization, InstantSource wallClock,
                          AntiEntropy antiEntropy, KeyLocks keyLocks, RequestMetrics requests,
-                         Admission admission, DiskAlarm diskAlarm) {
+                         Admission admission, DiskAlarm diskAlarm, ApiTokens tokens) {
 }

@@ -1,6 +1,7 @@
 package io.quorumkv.http;
 
 import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.Role;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerRoutes;
 import io.quorumkv.range.ClusterRange;
@@ -9,10 +10,12 @@ import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RawBodyHandler;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -23,6 +26,7 @@ public final class ApiRouter {
   static final String ENTITIES = "/v0/entities";
   static final String STATUS = "/v0/status";
   static final String CLUSTER = "/v0/cluster";
+  static final String ADMIN = "/admin/*";
 
   private ApiRouter() {
   }
@@ -49,6 +53,7 @@ public final class ApiRouter {
         api.antiEntropy(), api.diskAlarm());
     Router router = Router.router(vertx);
     router.route().handler(new RequestTiming(api.requests()));
+    guard(router, api.tokens());
 
     ClientAdmission admission = new ClientAdmission(api.admission());
     router.route(ENTITY).handler(admission);
@@ -85,6 +90,27 @@ public final class ApiRouter {
       router.errorHandler(status, ctx -> ApiErrors.handleUnhandledFailure(ctx, status));
     }
     return router;
+  }
+
+  /**
+   * Who may do what (docs/api.md#authentication): each family of routes and the role its requests
+   * need, checked before admission and before any body is read. {@code /v0/status}, {@code /metrics},
+   * the dashboard's files and the internal endpoints (behind the cluster secret) need no token.
+   * Nothing is mounted when the conf sets no token.
+   */
+  private static void guard(Router router, ApiTokens tokens) {
+    if (!tokens.anyNeeded()) {
+      return;
+    }
+    router.route(ENTITY).handler(tokens.requiring(ApiRouter::entityRole));
+    router.route(ENTITIES).handler(tokens.requiring(Role.READ));
+    router.route(CLUSTER).handler(tokens.requiring(Role.READ));
+    router.route(ADMIN).handler(tokens.requiring(Role.ADMIN));
+  }
+
+  /** Writes (conditional ones included) need {@code write}; reads, and methods the path answers 405, {@code read}. */
+  private static Role entityRole(HttpMethod method) {
+    return method == HttpMethod.PUT || method == HttpMethod.DELETE ? Role.WRITE : Role.READ;
   }
 
   /** Runs the handler, answering any exception it throws while parsing the request. */

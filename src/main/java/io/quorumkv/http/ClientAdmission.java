@@ -4,9 +4,9 @@ import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.LoopRequests;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.RawBodyHandler;
+import io.quorumkv.web.UnreadBodies;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -15,9 +15,6 @@ import io.vertx.ext.web.RoutingContext;
  * before any other work and before its body is read. Peers' requests never pass here.
  */
 final class ClientAdmission implements Handler<RoutingContext> {
-  /** A refused request's body up to this size is read and dropped, so its connection stays open. */
-  static final long DRAINED_BODY_BYTES = 64 * 1024;
-
   private final Admission admission;
   private final LoopRequests loop;
 
@@ -35,14 +32,7 @@ final class ClientAdmission implements Handler<RoutingContext> {
       ctx.next();
       return;
     }
-    HttpServerRequest request = ctx.request();
-    if (!request.isEnded()) {
-      if (bodyWorthDraining(request)) {
-        request.handler(dropped -> { }).resume();
-      } else {
-        ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
-      }
-    }
+    UnreadBodies.dropOrClose(ctx);
     ctx.response().putHeader(HttpHeaders.RETRY_AFTER, RawBodyHandler.RETRY_AFTER_SECONDS);
     ApiErrors.send(ctx, 503, switch (refused) {
       case IN_FLIGHT -> "overloaded: " + admission.maxRequestsInFlight()
@@ -51,18 +41,5 @@ final class ClientAdmission implements Handler<RoutingContext> {
           + " storage requests queued (admission.maxQueuedStorage); retry";
       case MEMORY -> throw new IllegalStateException("bodies are admitted by RawBodyHandler");
     });
-  }
-
-  /** A small body of known length, whose client is not waiting for 100 Continue before sending it. */
-  private static boolean bodyWorthDraining(HttpServerRequest request) {
-    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (length == null || request.getHeader(HttpHeaders.EXPECT) != null) {
-      return false;
-    }
-    try {
-      return Long.parseLong(length.trim()) <= DRAINED_BODY_BYTES;
-    } catch (NumberFormatException e) {
-      return false;
-    }
   }
 }

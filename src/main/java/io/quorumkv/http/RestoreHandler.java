@@ -10,7 +10,6 @@ import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.Record;
 import io.quorumkv.topology.ClusterTopology;
-import io.quorumkv.web.AdminToken;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;
@@ -29,8 +28,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The nodes' side of {@code java -jar quorumkv.jar restore} ({@link RestoreProtocol}), behind the
- * admin token: each record of a batch goes to every replica its key has in the topology in force,
+ * The nodes' side of {@code java -jar quorumkv.jar restore} ({@link RestoreProtocol}), for admin
+ * tokens (checked by the router, as every {@code /admin} path): each record of a batch goes to every replica its key has in the topology in force,
  * this node coordinating. Records keep their versions ({@link Coordinator#restore}), or, for a
  * rollback, are written again at fresh versions from this node's clock at {@code ack = from}.
  */
@@ -44,7 +43,6 @@ final class RestoreHandler {
   private final ClusterTopology topology;
   private final ClusterRange cluster;
   private final InstantSource wallClock;
-  private final AdminToken token;
 
   RestoreHandler(Vertx vertx, NodeConfig config, Coordinator coordinator, ClusterTopology topology,
                  ClusterRange cluster, InstantSource wallClock) {
@@ -54,12 +52,9 @@ final class RestoreHandler {
     this.topology = topology;
     this.cluster = cluster;
     this.wallClock = wallClock;
-    this.token = new AdminToken(config.adminToken());
   }
 
   void mount(Router router, Admission admission) {
-    router.route(RestoreProtocol.PATH).handler(token::authorize);
-    router.route(RestoreProtocol.KEYS_PATH).handler(token::authorize);
     router.get(RestoreProtocol.PATH).handler(this::describe);
     router.post(RestoreProtocol.PATH)
         .handler(RawBodyHandler.forClients(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES, admission))

@@ -17,8 +17,9 @@ import java.util.Properties;
 /**
  * {@code GET /ui/}: the dashboard, static files from the jar (the page, its script and styles,
  * and uPlot from its WebJar under {@code /ui/lib/}). The page reads {@code /v0/cluster},
- * {@code /metrics} and {@code /admin/jfr} from the node that served it; {@code /ui/settings.json}
- * tells it whether the admin API wants a token, so it never has to provoke a 401 to find out.
+ * {@code /metrics} and {@code /admin/jfr} from the node that served it, with the token it was given;
+ * {@code /ui/settings.json} tells it whether the admin API and the reads want a token, so it never
+ * has to provoke a 401 to find out. The files themselves need no token.
  * Every answer carries a content security policy allowing nothing but this node. See docs/dashboard.md.
  */
 public final class Dashboard implements RouteMount {
@@ -36,9 +37,13 @@ public final class Dashboard implements RouteMount {
   private final String settings;
   private final String uplotDist;
 
-  /** {@code adminTokenRequired}: whether this node's admin API wants a bearer token. */
-  public Dashboard(boolean adminTokenRequired) {
-    this.settings = new JsonObject().put("adminTokenRequired", adminTokenRequired).encode();
+  /**
+   * @param adminTokenRequired whether this node's admin API wants a bearer token
+   * @param readTokenRequired  whether its reads ({@code /v0/cluster}) want one too
+   */
+  public Dashboard(boolean adminTokenRequired, boolean readTokenRequired) {
+    this.settings = new JsonObject().put("adminTokenRequired", adminTokenRequired)
+        .put("readTokenRequired", readTokenRequired).encode();
     this.uplotDist = "META-INF/resources/webjars/uplot/" + uplotVersion() + "/dist";
   }
 

@@ -1,5 +1,6 @@
 /**
- * HTTP plumbing every route uses, public or internal: {@code RouteMount}, {@code RawBodyHandler}
+ * HTTP plumbing every route uses, public or internal: {@code RouteMount}, {@code ApiTokens} (bearer
+ * tokens and their roles), {@code UnreadBodies} (a refused request's body), {@code RawBodyHandler}
  * (bodies held against a byte budget), {@code QueryParams}, {@code ApiErrors} (a status and a short
  * text body for any failure), {@code ApiHeaders}, and {@code RangeStream}, which streams a storage
  * cursor into a response in a {@code RangeFormat} with back-pressure.

@@ -63,7 +63,7 @@ class BackupAdminTest {
       assertEquals(401, none.statusCode(), request[0] + " " + request[1]);
       HttpResponse<byte[]> wrong = http.send(request[0], request[1], HttpRequest.BodyPublishers.noBody(),
           "Authorization", "Bearer nope");
-      assertEquals(403, wrong.statusCode(), request[0] + " " + request[1]);
+      assertEquals(401, wrong.statusCode(), request[0] + " " + request[1]);
     }
     assertFalse(Files.exists(backupDir.resolve("sneaky")), "a refused backup took nothing");
   }

@@ -236,7 +236,7 @@ class BackupRestoreTest {
     Run wrongToken = restore(out.resolve("token-run"), "--from", offsite.toString(), "--url", fresh.url(0),
         "--token", "wrong", "--progress", out.resolve("token.json").toString());
     assertEquals(1, wrongToken.exit(), wrongToken.output());
-    assertTrue(wrongToken.output().contains("403"), wrongToken.output());
+    assertTrue(wrongToken.output().contains("401 unknown token"), wrongToken.output());
 
     Path progress = out.resolve("progress.json");
     String[] args = {"--from", offsite.resolve("node-0").toString(), "--from", offsite.resolve("node-1").toString(),

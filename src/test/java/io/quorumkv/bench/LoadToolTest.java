@@ -100,6 +100,13 @@ class LoadToolTest {
     assertEquals(ToolJit.C2, jitFor("--rate", "100", "--tool-jit", "c2"));
   }
 
+  @Test
+  void aTokenIsSentAsABearerAuthorization() {
+    List<String> base = List.of("--url", "http://127.0.0.1:1", "--rate", "10");
+    assertEquals("Bearer t0k-en", LoadOptions.parse(concat(base, "--token", "t0k-en")).authorization());
+    assertEquals(null, LoadOptions.parse(base).authorization());
+  }
+
   private static ToolJit jitFor(String... args) {
     return LoadOptions.parse(concat(List.of("--url", "http://127.0.0.1:1"), args)).toolJit();
   }

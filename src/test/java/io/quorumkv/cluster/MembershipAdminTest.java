@@ -67,11 +67,11 @@ class MembershipAdminTest {
     long ready = System.nanoTime();
 
     assertAnswer(nodes.http(A).send("POST", MembershipAdmin.LEAVE, HttpRequest.BodyPublishers.noBody()),
-        401, "admin token required");
+        401, "token of role admin required");
     assertAnswer(nodes.http(A).send("POST", MembershipAdmin.LEAVE, HttpRequest.BodyPublishers.noBody(),
-        "Authorization", "Bearer not-the-token"), 403, "wrong admin token");
+        "Authorization", "Bearer not-the-token"), 401, "unknown token");
     assertAnswer(nodes.http(A).send("POST", removePath(nodes.url(C)), HttpRequest.BodyPublishers.noBody()),
-        401, "admin token required");
+        401, "token of role admin required");
     assertAnswer(admin(A, removePath(nodes.url(B))), 409, nodes.url(B) + " is alive");
     assertAnswer(admin(A, MembershipAdmin.REMOVE), 400, "missing 'url'");
     assertAnswer(admin(A, MembershipAdmin.REMOVE + "?url="), 400, "missing 'url'");

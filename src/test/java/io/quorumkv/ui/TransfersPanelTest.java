@@ -37,7 +37,7 @@ class TransfersPanelTest {
   static void startPageAndBrowser() throws Exception {
     vertx = Vertx.vertx();
     Router router = Router.router(vertx);
-    new Dashboard(false).mount(router);
+    new Dashboard(false, false).mount(router);
     router.get("/v0/cluster").handler(ctx -> ctx.json(clusterDuringAJoin()));
     router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", "text/plain")
         .end("quorumkv_requests_shed_total{reason=\"memory\"} 17.0\n"
