@@ -10,7 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 parse_change_args "$@"
 require python3 "add-node.sh reads the nodes' /v0/cluster JSON with it"
-port=$CHANGE_PORT name="node-$CHANGE_PORT" url="http://127.0.0.1:$CHANGE_PORT"
+port=$CHANGE_PORT name="node-$CHANGE_PORT" url="$QKV_SCHEME://127.0.0.1:$CHANGE_PORT"
 conf=$(node_conf "$port") || { echo "write the new node's conf first, as $EXTRA_CONF_DIR/node-$port.json (docs/operations.md)" >&2; exit 2; }
 
 # A node that has not yet joined may show a topology from before its join, stable: only a later
@@ -18,7 +18,7 @@ conf=$(node_conf "$port") || { echo "write the new node's conf first, as $EXTRA_
 epoch_before=-1 member_before=no
 others=()
 for p in "${PORTS[@]}" "${EXTRA_PORTS[@]}"; do [ "$p" = "$port" ] || others+=("$p"); done
-if peer=$(answering_port "${others[@]}") && view=$(cluster_view "http://127.0.0.1:$peer" "$url"); then
+if peer=$(answering_port "${others[@]}") && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$peer" "$url"); then
   IFS=$'\t' read -r state _ epoch_before line <<< "$view"
   echo "cluster now (seen by $peer): $line"
   [ "$state" = normal ] && member_before=yes

@@ -7,12 +7,49 @@
 # shellcheck source=../scripts/lib/node.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/node.sh"
 CLUSTER_DIR="$QKV_ROOT/cluster"
-if [ -n "${CLUSTER_HOME:-}" ]; then
+TLS_HOME="$QKV_ROOT/data/tls"
+if [ "${TLS:-0}" = 1 ]; then
+  # The TLS cluster: the same nodes on https, made under data/tls on first use (make_tls_cluster below).
+  CONF_DIR=$TLS_HOME
+  NODE_RUN_DIR="$TLS_HOME/run"
+  QKV_SCHEME=https
+  CURL_TLS=(--cacert "$TLS_HOME/certs/ca.pem")
+elif [ -n "${CLUSTER_HOME:-}" ]; then
   CONF_DIR=$(realpath "$CLUSTER_HOME")
   NODE_RUN_DIR="$CONF_DIR/run"
 else
   CONF_DIR=$CLUSTER_DIR
   NODE_RUN_DIR="$QKV_ROOT/data/run"
+fi
+# make_tls_cluster: data/tls/node-PORT.json for every node-PORT.json of cluster/, on https with a
+# tls section, its data in data/tls/data, and the certificates (scripts/make-certs.sh) in data/tls/certs.
+make_tls_cluster() {
+  require openssl "TLS=1 makes the cluster's certificates with it"
+  require python3 "TLS=1 writes the TLS confs with it"
+  bash "$QKV_ROOT/scripts/make-certs.sh" "$TLS_HOME/certs" 127.0.0.1 > /dev/null
+  local conf
+  for conf in "$CLUSTER_DIR"/node-*.json "$CLUSTER_DIR"/extra/node-*.json; do
+    [ -e "$conf" ] || continue
+    mkdir -p "$TLS_HOME/$(realpath --relative-to="$CLUSTER_DIR" "$(dirname "$conf")")"
+    python3 - "$conf" "$TLS_HOME" "$TLS_HOME/${conf#"$CLUSTER_DIR"/}" <<'PY'
+import json, sys
+source, home, target = sys.argv[1:]
+conf = json.load(open(source))
+https = lambda url: url.replace("http://", "https://", 1)
+conf["url"] = https(conf["url"])
+conf["cluster"] = [https(url) for url in conf.get("cluster", [])]
+conf["dataDir"] = home + "/" + conf["dataDir"]
+conf["hazelcast"]["clusterName"] = conf["hazelcast"]["clusterName"] + "-tls"
+certs = home + "/certs/"
+conf["tls"] = {"certFile": certs + "node-127.0.0.1.pem", "keyFile": certs + "node-127.0.0.1-key.pem",
+               "caFile": certs + "ca.pem"}
+json.dump(conf, open(target, "w"), indent=2)
+PY
+  done
+}
+if [ "${TLS:-0}" = 1 ] && ! compgen -G "$TLS_HOME/node-*.json" > /dev/null; then
+  make_tls_cluster
+  echo "made the TLS cluster's confs and certificates in $TLS_HOME: curl --cacert $TLS_HOME/certs/ca.pem https://127.0.0.1:PORT/..." >&2
 fi
 PORTS=()
 for conf in "$CONF_DIR"/node-*.json; do
@@ -68,9 +105,9 @@ parse_change_args() {
 # input, not on its command line, where ps would show it.
 api_get() {
   if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
-    printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | curl -sf -m 5 -H @- "$1"
+    printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | qcurl -sf -m 5 -H @- "$1"
   else
-    curl -sf -m 5 "$1"
+    qcurl -sf -m 5 "$1"
   fi
 }
 
@@ -126,7 +163,7 @@ print(state, stage, epoch, line, sep="\t")
 answering_port() {
   local port
   for port in "$@"; do
-    if api_get "http://127.0.0.1:$port/v0/cluster" > /dev/null; then echo "$port"; return 0; fi
+    if api_get "$QKV_SCHEME://127.0.0.1:$port/v0/cluster" > /dev/null; then echo "$port"; return 0; fi
   done
   return 1
 }

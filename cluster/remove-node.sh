@@ -10,14 +10,14 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 parse_change_args "$@"
 require python3 "remove-node.sh reads the nodes' /v0/cluster JSON with it"
-port=$CHANGE_PORT name="node-$CHANGE_PORT" url="http://127.0.0.1:$CHANGE_PORT"
+port=$CHANGE_PORT name="node-$CHANGE_PORT" url="$QKV_SCHEME://127.0.0.1:$CHANGE_PORT"
 conf=$(node_conf "$port") || exit 2
 others=()
 for p in "${PORTS[@]}" "${EXTRA_PORTS[@]}"; do [ "$p" = "$port" ] || others+=("$p"); done
 pid=$(node_pid "$name") || pid="" # empty when the node was not started by these scripts
 
 # The token goes to curl on its standard input, not on its command line, where ps would show it.
-leave=(curl -s -m 30 -X POST -w '\n%{http_code}' "$url/admin/cluster/leave")
+leave=(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$url/admin/cluster/leave")
 if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
   answer=$(printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | "${leave[@]}" -H @-) || true
 else
@@ -26,7 +26,7 @@ fi
 status=${answer##*$'\n'} body=${answer%$'\n'*}
 if [ "$status" = 000 ]; then
   echo "$name does not answer at $url. If it is down for good, remove it through any other node:" >&2
-  echo "  curl -X POST 'http://127.0.0.1:${others[0]:-OTHER_PORT}/admin/cluster/remove?url=$url'" >&2
+  echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:${others[0]:-OTHER_PORT}/admin/cluster/remove?url=$url'" >&2
   exit 1
 elif [ "$status" != 202 ]; then
   echo "$name refused to leave: $status $body" >&2
@@ -38,8 +38,8 @@ deadline=$((SECONDS + CHANGE_TIMEOUT))
 last_answer=$SECONDS
 watcher=""
 while :; do
-  if [ -n "$watcher" ] && view=$(cluster_view "http://127.0.0.1:$watcher" "$url"); then :
-  elif watcher=$(answering_port "${others[@]}") && view=$(cluster_view "http://127.0.0.1:$watcher" "$url"); then :
+  if [ -n "$watcher" ] && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url"); then :
+  elif watcher=$(answering_port "${others[@]}") && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url"); then :
   else view="" watcher=""; fi
   if [ -n "$view" ]; then
     last_answer=$SECONDS
@@ -47,10 +47,10 @@ while :; do
     echo "$(date +%T) $line (seen by $watcher)"
     if [ "$state" = absent ] && [ "$stage" = stable ]; then break; fi
     # The node stops itself only once it is out of the topology: gone before, it crashed or was stopped.
-    if [ -n "$pid" ] && ! alive "$pid" && view=$(cluster_view "http://127.0.0.1:$watcher" "$url") && [ "${view%%$'\t'*}" != absent ]; then
+    if [ -n "$pid" ] && ! alive "$pid" && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url") && [ "${view%%$'\t'*}" != absent ]; then
       node_failure "$name" "exited (pid $pid) before it had left" >&2
       echo "Start it again (cluster/start-node.sh $port, or with its conf) and its transfers resume; if it is gone for good:" >&2
-      echo "  curl -X POST 'http://127.0.0.1:$watcher/admin/cluster/remove?url=$url'" >&2
+      echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:$watcher/admin/cluster/remove?url=$url'" >&2
       exit 1
     fi
   elif [ $((SECONDS - last_answer)) -ge "$CHANGE_SILENCE_SECONDS" ]; then
@@ -66,7 +66,7 @@ done
 
 echo "$name has left the cluster (epoch $epoch); waiting for it to stop"
 stop_deadline=$((SECONDS + CHANGE_SILENCE_SECONDS))
-while if [ -n "$pid" ]; then alive "$pid"; else curl -sf -m 2 "$url/v0/status" > /dev/null; fi; do
+while if [ -n "$pid" ]; then alive "$pid"; else qcurl -sf -m 2 "$url/v0/status" > /dev/null; fi; do
   if [ "$SECONDS" -ge "$stop_deadline" ]; then
     echo "$name still runs ${CHANGE_SILENCE_SECONDS} s after leaving${pid:+ (pid $pid)}: stop it with cluster/stop-node.sh $port" >&2
     exit 1

@@ -18,6 +18,13 @@ NODE_RUN_DIR=""
 NODE_LOG_DIR=""
 NODE_GC_LOG_DIR=""
 JVM_OPTIONS=()
+# How the scripts reach nodes: QKV_SCHEME (http or https) and CURL_TLS, curl's options to trust
+# their CA; cluster/common.sh sets them for the TLS cluster (TLS=1).
+QKV_SCHEME=http
+CURL_TLS=()
+
+# qcurl ARG...: curl with CURL_TLS.
+qcurl() { curl "${CURL_TLS[@]}" "$@"; }
 
 # require COMMAND [WHAT_FOR]: stops the script unless COMMAND (a Debian package of that name) is installed.
 require() {
@@ -92,7 +99,7 @@ node_start() {
 await_ready() {
   local name=$1 url=$2 deadline=$((SECONDS + NODE_READY_SECONDS))
   while [ "$SECONDS" -lt "$deadline" ]; do
-    curl -sf -m 2 "$url/v0/status" > /dev/null && { echo "$name ready ($url)"; return 0; }
+    qcurl -sf -m 2 "$url/v0/status" > /dev/null && { echo "$name ready ($url)"; return 0; }
     node_pid "$name" > /dev/null || { node_failure "$name" "exited" >&2; return 1; }
     sleep 0.1
   done
@@ -136,12 +143,12 @@ build_jar_if_stale() {
 }
 
 # start_nodes DIR PORT...: starts the nodes of DIR/node-PORT.json, named node-PORT, and waits until
-# each serves on http://127.0.0.1:PORT.
+# each serves on QKV_SCHEME://127.0.0.1:PORT.
 start_nodes() {
   local dir=$1 port
   shift
   for port in "$@"; do node_start "node-$port" "$dir/node-$port.json"; done
-  for port in "$@"; do await_ready "node-$port" "http://127.0.0.1:$port"; done
+  for port in "$@"; do await_ready "node-$port" "$QKV_SCHEME://127.0.0.1:$port"; done
 }
 
 # start_cluster DIR HZ_PORT JSON_KEYS PORT...: write_cluster_confs, then start_nodes.
@@ -157,7 +164,7 @@ start_cluster() {
 start_single() {
   write_conf "$NODE_RUN_DIR/$1.json" "$2" "$3" "${4:-}"
   node_start "$1" "$NODE_RUN_DIR/$1.json"
-  await_ready "$1" "http://127.0.0.1:$2"
+  await_ready "$1" "$QKV_SCHEME://127.0.0.1:$2"
 }
 
 # node_stop SIGNAL NAME...: sends SIGNAL (TERM: a graceful stop) to every NAME that runs, then waits
@@ -213,6 +220,6 @@ cleanup_work_dir() {
 json_at() {
   local body
   require python3 "it reads the nodes' JSON"
-  body=$(curl -sf -m 10 "$1") || { echo "GET $1 failed" >&2; return 1; }
+  body=$(qcurl -sf -m 10 "$1") || { echo "GET $1 failed" >&2; return 1; }
   python3 -c 'import json, sys; j = json.load(sys.stdin); print(eval(sys.argv[1]))' "$2" <<< "$body"
 }

@@ -19,7 +19,7 @@ public final class UnreadBodies {
   /** Call before answering the refused request. */
   public static void dropOrClose(RoutingContext ctx) {
     HttpServerRequest request = ctx.request();
-    if (request.isEnded()) {
+    if (request.isEnded() || !hasBody(request)) {
       return;
     }
     if (worthDraining(request)) {
@@ -28,6 +28,12 @@ public final class UnreadBodies {
       // The header alone leaves the connection open, waiting on a body nobody reads, until the idle timeout.
       ctx.response().putHeader(HttpHeaders.CONNECTION, "close").endHandler(sent -> request.connection().close());
     }
+  }
+
+  /** Whether a body follows the head: a length above zero, or chunks. */
+  private static boolean hasBody(HttpServerRequest request) {
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null || length != null && !length.trim().equals("0");
   }
 
   /** A small body of known length, whose client is not waiting for 100 Continue before sending it. */
