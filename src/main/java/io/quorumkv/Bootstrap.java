@@ -16,11 +16,13 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 /**
  * A node's Vert.x, with what it learns of the other nodes through it: a single node gets a local
  * Vert.x, the only member of its own board; a node of a cluster joins Hazelcast (a join Hazelcast
- * refuses for its cluster state is tried again, {@link JoinRetry}) and follows its membership.
+ * refuses for its cluster state is tried again, {@link JoinRetry}) and follows its membership; its
+ * board seals what it writes with the cluster secret (without one, it warns that Hazelcast is trusted).
  *
  * @param metrics the registry the Vert.x reports to
  */
 record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetrics metrics) {
+  private static final System.Logger LOG = System.getLogger(Bootstrap.class.getName());
 
   static Future<Bootstrap> start(NodeConfig config) {
     if (config.clusterSize() == 1) {
@@ -35,8 +37,13 @@ record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetr
         .map(joined -> {
           HazelcastMembership membership = new HazelcastMembership(config.url());
           membership.follow(joined.hazelcast());
-          return new Bootstrap(joined.vertx(), membership, new HazelcastBoard(joined.vertx(), joined.hazelcast()),
-              joined.metrics());
+          if (config.clusterSecret() == null) {
+            LOG.log(System.Logger.Level.WARNING, "no clusterSecret in the conf: the topology and the reports on"
+                + " Hazelcast are taken as they are, and any host that joins the Hazelcast group can rewrite the"
+                + " cluster's topology (and make it drop data); set the same clusterSecret on every node");
+          }
+          return new Bootstrap(joined.vertx(), membership, new HazelcastBoard(joined.vertx(), joined.hazelcast(),
+              config.url(), config.clusterSecret(), joined.metrics()), joined.metrics());
         });
   }
 

@@ -25,6 +25,7 @@ import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.StorageObserver;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.topology.BoardObserver;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.RouteMount;
@@ -53,7 +54,7 @@ import java.util.function.ToDoubleFunction;
  * on a storage worker every few seconds and served from that snapshot, so a scrape never calls
  * RocksDB from an event loop.
  */
-public final class NodeMetrics implements StorageObserver, ReplicationObserver, RouteMount {
+public final class NodeMetrics implements StorageObserver, ReplicationObserver, BoardObserver, RouteMount {
   public static final long ENGINE_REFRESH_MS = 5_000;
   public static final String PATH = "/metrics";
 
@@ -66,6 +67,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Timer> storageTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
   private final Map<NodeUrl, AtomicInteger> batchStreams = new ConcurrentHashMap<>();
+  private final Map<String, Counter> boardRejections = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
   private final Counter writesSuperseded;
   private final HttpRequestMetrics requests;
@@ -178,6 +180,15 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   @Override
   public void writeSuperseded() {
     writesSuperseded.increment();
+  }
+
+  @Override
+  public void boardValueRejected(String map, String reason) {
+    boardRejections.computeIfAbsent(map + ' ' + reason, series -> Counter.builder("quorumkv_board_rejected")
+        .tag("map", map).tag("reason", reason)
+        .description("values on the Hazelcast board this node ignored: mac (does not verify with the cluster secret), "
+            + "writer (a node that may not write it), form (not what the entry holds)")
+        .register(registry)).increment();
   }
 
   @Override
