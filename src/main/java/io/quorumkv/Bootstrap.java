@@ -21,12 +21,14 @@ import java.security.GeneralSecurityException;
 /**
  * A node's Vert.x, with what it learns of the other nodes through it: a single node gets a local
  * Vert.x, the only member of its own board; a node of a cluster joins Hazelcast (a join Hazelcast
- * refuses for its cluster state is tried again, {@link JoinRetry}) and follows its membership.
+ * refuses for its cluster state is tried again, {@link JoinRetry}) and follows its membership; its
+ * board seals what it writes with the cluster secret (without one, it warns that Hazelcast is trusted).
  *
  * @param metrics the registry the Vert.x reports to
  * @param peers   tells other nodes' connections from clients' (under TLS)
  */
 record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetrics metrics, PeerCertificates peers) {
+  private static final System.Logger LOG = System.getLogger(Bootstrap.class.getName());
 
   /** Starts on the caller's thread, which may block: it reads the cluster's CA. */
   static Future<Bootstrap> start(NodeConfig config) {
@@ -48,8 +50,13 @@ record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetr
         .map(joined -> {
           HazelcastMembership membership = new HazelcastMembership(config.url());
           membership.follow(joined.hazelcast());
-          return new Bootstrap(joined.vertx(), membership, new HazelcastBoard(joined.vertx(), joined.hazelcast()),
-              joined.metrics(), peers);
+          if (config.clusterSecret() == null) {
+            LOG.log(System.Logger.Level.WARNING, "no clusterSecret in the conf: the topology and the reports on"
+                + " Hazelcast are taken as they are, and any host that joins the Hazelcast group can rewrite the"
+                + " cluster's topology (and make it drop data); set the same clusterSecret on every node");
+          }
+          return new Bootstrap(joined.vertx(), membership, new HazelcastBoard(joined.vertx(), joined.hazelcast(),
+              config.url(), config.clusterSecret(), joined.metrics()), joined.metrics(), peers);
         });
   }
 

@@ -25,6 +25,7 @@ import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.StorageObserver;
 import io.quorumkv.storage.StorageService;
+import io.quorumkv.topology.BoardObserver;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiTokens;
@@ -55,7 +56,7 @@ import java.util.function.ToDoubleFunction;
  * on a storage worker every few seconds and served from that snapshot, so a scrape never calls
  * RocksDB from an event loop.
  */
-public final class NodeMetrics implements StorageObserver, ReplicationObserver, RouteMount {
+public final class NodeMetrics implements StorageObserver, ReplicationObserver, BoardObserver, RouteMount {
   public static final long ENGINE_REFRESH_MS = 5_000;
   public static final String PATH = "/metrics";
 
@@ -68,6 +69,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Timer> storageTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
   private final Map<NodeUrl, AtomicInteger> batchStreams = new ConcurrentHashMap<>();
+  private final Map<String, Counter> boardRejections = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
   private final Map<ApiTokens.Refusal, Counter> authRefusals = new EnumMap<>(ApiTokens.Refusal.class);
   private final Counter writesSuperseded;
@@ -186,6 +188,15 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   @Override
   public void writeSuperseded() {
     writesSuperseded.increment();
+  }
+
+  @Override
+  public void boardValueRejected(String map, String reason) {
+    boardRejections.computeIfAbsent(map + ' ' + reason, series -> Counter.builder("quorumkv_board_rejected")
+        .tag("map", map).tag("reason", reason)
+        .description("values on the Hazelcast board this node ignored: mac (does not verify with the cluster secret), "
+            + "writer (a node that may not write it), form (not what the entry holds)")
+        .register(registry)).increment();
   }
 
   @Override

@@ -94,15 +94,17 @@ public final class ClusterTopology {
   /**
    * Joins; while a member seems down, tries again every second for a while: a node that just
    * started has often not yet heard from every member through Hazelcast, although they are all up.
+   * The same while the board holds a topology that does not verify, until the members put theirs back.
    */
   private Future<Topology> joinOnceEveryoneIsSeen(int attempt) {
     return change(this::joining).recover(refused -> {
-      if (!(refused instanceof NodeDownException) || attempt >= JOIN_ATTEMPTS) {
+      boolean passing = refused instanceof NodeDownException || refused instanceof UnverifiedTopologyException;
+      if (!passing || attempt >= JOIN_ATTEMPTS) {
         return Future.failedFuture(refused);
       }
       if (attempt == 1) {
-        LOG.log(System.Logger.Level.INFO, refused.getMessage() + "; waiting up to " + JOIN_ATTEMPTS
-            + " s for this node's membership to see it");
+        LOG.log(System.Logger.Level.INFO, refused.getMessage() + "; trying again every second for up to "
+            + JOIN_ATTEMPTS + " s");
       }
       return vertx.timer(JOIN_RETRY_MS, TimeUnit.MILLISECONDS).compose(waited -> joinOnceEveryoneIsSeen(attempt + 1));
     });
@@ -119,13 +121,29 @@ public final class ClusterTopology {
 
   /** The board's topology, or {@code candidate} if the board has none or an older one it may replace. */
   private Future<Topology> agree(Topology candidate, boolean mayReplace) {
+    return agree(candidate, mayReplace, 1);
+  }
+
+  /**
+   * A board holding a topology this node does not take gets the persisted one in its place (a
+   * topology this node applied: members ahead of it bring the board forward again); a new node,
+   * which has none of its own, waits for the members to put theirs back (each does every tick).
+   */
+  private Future<Topology> agree(Topology candidate, boolean mayReplace, int attempt) {
     return board.read().compose(text -> {
       Topology onBoard = text == null ? null : Topology.fromJson(text);
       if (onBoard != null && (!mayReplace || onBoard.epoch() >= candidate.epoch())) {
         return Future.succeededFuture(onBoard);
       }
       return board.compareAndSet(text, candidate.encode())
-          .compose(set -> set ? Future.succeededFuture(candidate) : agree(candidate, mayReplace));
+          .compose(set -> set ? Future.succeededFuture(candidate) : agree(candidate, mayReplace, attempt));
+    }, unreadable -> {
+      if (!(unreadable instanceof UnverifiedTopologyException) || attempt >= JOIN_ATTEMPTS) {
+        return Future.failedFuture(unreadable);
+      }
+      Future<?> next = mayReplace ? board.restore(candidate.encode())
+          : vertx.timer(JOIN_RETRY_MS, TimeUnit.MILLISECONDS);
+      return next.compose(done -> agree(candidate, mayReplace, attempt + 1));
     });
   }
 
@@ -159,7 +177,11 @@ public final class ClusterTopology {
 
   /**
    * Brings the board and this node level: a board that lost the topology or holds an older one
-   * (all its members restarted, a partition healed) gets this node's; a newer one is applied.
+   * (all its members restarted, a partition healed, an old value written again) gets this node's;
+   * a newer one is applied. A value this node does not take (forged) is replaced by this node's
+   * topology, never built on: a new epoch written over it could fork the cluster from a change
+   * the forged value hid, while putting back a topology already applied is at worst behind, and
+   * the nodes ahead of it bring the board forward again at their next tick.
    */
   public Future<Void> reconcile() {
     Topology mine = current;
@@ -170,17 +192,20 @@ public final class ClusterTopology {
       }
       apply(onBoard);
       return Future.succeededFuture();
-    });
+    }, unreadable -> unreadable instanceof UnverifiedTopologyException ? board.restore(mine.encode()).mapEmpty()
+        : Future.failedFuture(unreadable));
   }
 
   private void apply(Topology next) {
     Topology before;
     synchronized (this) {
       before = current;
+      // Epochs only grow: an old topology written again (a replay, a board behind) is never applied.
       if (before != null && next.epoch() <= before.epoch()) {
         return;
       }
       current = next;
+      board.inForce(next);
     }
     // A node alone has its conf as its only topology: nothing worth a line.
     LOG.log(board.shared() ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, "topology " + next);
@@ -234,7 +259,10 @@ public final class ClusterTopology {
     listeners.add(listener);
   }
 
-  /** Whether every live node taking part in {@code epoch}'s step has applied it. */
+  /**
+   * Whether every live node taking part in {@code epoch}'s step has applied it. Only the reports of
+   * the nodes taking part count: a report about any other node is never asked for.
+   */
   public boolean settled(long epoch) {
     Map<NodeUrl, Long> applied = board.applied();
     for (NodeUrl node : current.allNodes()) {

@@ -37,6 +37,12 @@ final class LocalBoard extends CachingBoard {
     return Future.succeededFuture(true);
   }
 
+  /** Nothing but this node writes here: there is never a value to put back. */
+  @Override
+  public Future<Boolean> restore(String text) {
+    return Future.succeededFuture(false);
+  }
+
   @Override
   public Future<Void> publishApplied(NodeUrl node, long epoch) {
     heardApplied(node, epoch);

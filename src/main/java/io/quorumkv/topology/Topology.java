@@ -241,6 +241,17 @@ public final class Topology implements ReplicaPlacement {
     return before.get(0);
   }
 
+  /**
+   * Whether {@code writer} may put {@code next} on the board while this topology is in force: a
+   * node taking part in this one (a member, or a previous owner during a cutover), or the node
+   * that {@code next} is the join of (a new node proposes itself). Anyone else can neither start a
+   * change nor step one on.
+   */
+  public boolean letsWrite(NodeUrl writer, Topology next) {
+    return allNodes().contains(writer)
+        || next.change != null && next.change.kind() == Kind.JOIN && next.change.node().equals(writer);
+  }
+
   /** The first step of adding {@code node}; a {@link TopologyException} saying why not. */
   public Topology withJoining(NodeUrl node) {
     requireStable();

@@ -22,11 +22,25 @@ public interface TopologyBoard {
   /** Starts following the board; completes once the caches below hold what it has. */
   Future<Void> start();
 
-  /** The agreed topology's text, null when there is none yet. */
+  /**
+   * The agreed topology's text, null when there is none yet; fails with an
+   * {@link UnverifiedTopologyException} when the board holds one this node does not take.
+   */
   Future<String> read();
 
   /** Replaces {@code expected} (null: nothing yet) with {@code next}; false when the board held something else. */
   Future<Boolean> compareAndSet(String expected, String next);
+
+  /**
+   * Puts {@code text}, a topology this node applied, in place of a value the board holds that this
+   * node does not take (or of none); false when the board holds one it takes by now. Never
+   * replaces a value written meanwhile, so it never undoes a change.
+   */
+  Future<Boolean> restore(String text);
+
+  /** Tells the board the topology in force on this node, which says who may write the next one. */
+  default void inForce(Topology topology) {
+  }
 
   /** Called with the topology's text each time the board's value changes. */
   void onTopology(Consumer<String> listener);

@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,7 +36,10 @@ public final class TransferProgress {
         .put("lastError", lastError);
   }
 
-  /** Whether every transfer of the topology's streaming step is done. */
+  /**
+   * Whether every transfer of the topology's streaming step is done: only the reports of the
+   * transfers the topology itself names count, those between the change's receivers and sources.
+   */
   public static boolean allDone(Topology topology, Map<String, JsonObject> transfers) {
     for (NodeUrl receiver : topology.receivers()) {
       for (NodeUrl source : topology.sourcesFor(receiver)) {
@@ -48,7 +52,10 @@ public final class TransferProgress {
     return true;
   }
 
-  /** The transfers of the change under way (its streaming step), sorted; none when stable. */
+  /**
+   * The transfers of the change under way (its streaming step) between nodes taking part in it,
+   * sorted; none when stable. A report about a node that takes no part is left out.
+   */
   public static JsonArray ofChange(Topology topology, Map<String, JsonObject> transfers) {
     long streamingEpoch = switch (topology.stage()) {
       case STREAMING -> topology.epoch();
@@ -57,10 +64,15 @@ public final class TransferProgress {
     };
     JsonArray list = new JsonArray();
     transfers.values().stream()
-        .filter(progress -> progress.getLong("epoch") == streamingEpoch)
+        .filter(progress -> progress.getLong("epoch") == streamingEpoch && takesPart(topology, progress))
         .sorted(Comparator.comparing((JsonObject progress) -> progress.getString("to"))
             .thenComparing(progress -> progress.getString("from")))
         .forEach(list::add);
     return list;
+  }
+
+  private static boolean takesPart(Topology topology, JsonObject progress) {
+    List<String> nodes = topology.allNodes().stream().map(NodeUrl::toString).toList();
+    return nodes.contains(progress.getString("from")) && nodes.contains(progress.getString("to"));
   }
 }

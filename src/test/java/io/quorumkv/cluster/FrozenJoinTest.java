@@ -1,16 +1,11 @@
 package io.quorumkv.cluster;
 
 import com.hazelcast.cluster.ClusterState;
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import io.quorumkv.config.HazelcastConfig;
-import io.quorumkv.config.NodeUrl;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
-import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -85,7 +80,7 @@ class FrozenJoinTest {
 
   private void run() throws Exception {
     cluster = clusters.start(new ProcessCluster.Options(2).startTimeout(START_TIMEOUT));
-    freezer = Hazelcast.newHazelcastInstance(memberConfig());
+    freezer = ForeignMember.join(cluster);
     Await.until("the cluster state is FROZEN", STATE_CHANGED_WITHIN, () -> changeState(ClusterState.FROZEN),
         () -> lastStateChangeFailure);
 
@@ -111,15 +106,6 @@ class FrozenJoinTest {
     HttpResponse<byte[]> read = cluster.http(0).get("/v0/entity?id=frozen-join&ack=2&from=3");
     assertEquals(200, read.statusCode(), Http.text(read));
     assertEquals("after the freeze", Http.text(read));
-  }
-
-  /** The nodes' own Hazelcast settings, without the url attribute that makes a member a node. */
-  private Config memberConfig() {
-    HazelcastConfig conf = new HazelcastConfig(TestCluster.freePorts(1).get(0), cluster.hazelcastMembers(),
-        cluster.clusterName(), HazelcastConfig.DEFAULT_MAX_NO_HEARTBEAT_SECONDS);
-    Config config = HazelcastMembership.clusterManager(NodeUrl.parse("url", "http://127.0.0.1:1"), conf).getConfig();
-    config.getMemberAttributeConfig().removeAttribute(HazelcastMembership.URL_ATTRIBUTE);
-    return config;
   }
 
   /** Changes the cluster state; false while Hazelcast refuses (migrations still running after the member joined). */

@@ -7,6 +7,7 @@ import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.FakeClock;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ReadBack;
 import io.quorumkv.support.TopologyView;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -16,12 +17,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -69,7 +68,7 @@ class TransferRefusalTest {
     for (int i = 0; i < KEYS; i++) {
       String key = String.format(Locale.ROOT, "refused-%04d", i);
       String value = "v" + i;
-      HttpResponse<byte[]> answer = cluster.http(i % 3).put(single(key), value);
+      HttpResponse<byte[]> answer = cluster.http(i % 3).put(ReadBack.single(key), value);
       assertEquals(201, answer.statusCode(), () -> "PUT " + key + ": " + Http.text(answer));
       written.put(key, value);
     }
@@ -86,7 +85,7 @@ class TransferRefusalTest {
       TopologyView view = TopologyView.fetch(cluster.http(node));
       assertEquals("streaming", view.stage(), view::describe);
     }
-    assertAllReadBack(written, List.of(0, 1, 2));
+    ReadBack.assertAll(cluster, written, List.of(0, 1, 2));
 
     cluster.clock(joiner).setOffsetMillis(0);
     awaitStage("cutover");
@@ -104,7 +103,7 @@ class TransferRefusalTest {
     // The sources drop what they no longer replicate a moment after the change: then each key has one copy.
     Await.until("each key has exactly one copy left", CHANGE, () -> written.keySet().stream()
         .allMatch(key -> copies(key) == 1), () -> "copies of the first key: " + copies(written.keySet().iterator().next()));
-    assertAllReadBack(written, cluster.members());
+    ReadBack.assertAll(cluster, written, cluster.members());
     assertEquals(201, conditionalPut(moving).statusCode(), "once the change is stable, the new first replica takes it");
     assertTrue(cluster.log(joiner).contains("fix the clock"),
         "the joiner's log says why its transfers failed");
@@ -164,24 +163,5 @@ class TransferRefusalTest {
       }
     }
     return found;
-  }
-
-  private void assertAllReadBack(Map<String, String> written, List<Integer> through) {
-    List<String> wrong = new ArrayList<>();
-    for (int node : through) {
-      written.forEach((key, value) -> {
-        HttpResponse<byte[]> answer = cluster.http(node).get(single(key));
-        if (answer.statusCode() != 200 || !Objects.equals(value, Http.text(answer))) {
-          wrong.add(key + " through node " + node + ": " + answer.statusCode() + " " + Http.text(answer));
-        }
-      });
-    }
-    if (!wrong.isEmpty()) {
-      fail(wrong.size() + " reads of acknowledged keys failed, such as " + wrong.subList(0, Math.min(10, wrong.size())));
-    }
-  }
-
-  private static String single(String key) {
-    return "/v0/entity?id=" + Http.encode(key) + "&ack=1&from=1";
   }
 }

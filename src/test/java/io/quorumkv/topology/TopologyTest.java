@@ -427,6 +427,21 @@ class TopologyTest {
   }
 
   /** Nodes whose urls sort in the order of their index (so the lists here are in the topology's order). */
+  @Test
+  void aNodeOfTheTopologyOrItsOwnJoinerMayWriteTheNextOneAndNoOtherNode() {
+    List<NodeUrl> members = nodes(3);
+    NodeUrl stranger = node(7);
+    Topology inForce = Topology.initial(members);
+    assertTrue(inForce.letsWrite(members.get(0), inForce.withLeaving(members.get(2), Topology.Kind.REMOVE)));
+    assertTrue(inForce.letsWrite(stranger, inForce.withJoining(stranger)), "a new node proposes itself");
+    assertFalse(inForce.letsWrite(stranger, Topology.initial(members.subList(0, 2))),
+        "a node outside the topology drops a member");
+    assertFalse(inForce.letsWrite(stranger, inForce.withJoining(node(8))), "a node outside starts another's join");
+    Topology joining = inForce.withJoining(stranger);
+    assertTrue(joining.letsWrite(stranger, joining.cutOver()), "the joiner takes part in its own change");
+    assertFalse(joining.letsWrite(node(8), joining.cutOver()), "a node outside the change steps it on");
+  }
+
   private static List<NodeUrl> nodes(int count) {
     List<NodeUrl> nodes = new ArrayList<>();
     for (int i = 0; i < count; i++) {
