@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # What TLS costs, side by side (issue 44): one compare.py run per stage, wrk -t2 -c64 saturation
 # and 1-connection runs of PUT and GET, ROUNDS interleaved rounds:
-#   single   a quorumkv node on plain HTTP against one on https through BoringSSL (tls.engine auto,
-#            the default) and one through the JDK's TLS (tls.engine jdk): the same jar, -Xms1g
-#            -Xmx1g each, PREFILL keys each; server CPU per request as compare.py measures it
+#   single   a quorumkv node on plain HTTP against one on https (the same jar, -Xms1g -Xmx1g each,
+#            PREFILL keys each; server CPU per request as compare.py measures it)
 #   cluster  a 3-node cluster at its default 2/3 on plain HTTP against one on https with mutual TLS
 #            between its nodes (HEAP per node, default 256m), both up for the whole stage
 # Certificates come from scripts/make-certs.sh. compare.py (BENCH, default ../shared/bench) speaks
@@ -54,19 +53,18 @@ for old, new in patches:
 open(path, "w").write(text)
 EOF
 
-# tls_conf FILE [ENGINE]: turns the conf in FILE to https with the node certificate of 127.0.0.1
-# (and tls.engine ENGINE, default auto).
+# tls_conf FILE: turns the conf in FILE to https with the node certificate of 127.0.0.1.
 tls_conf() {
-  python3 - "$1" "$work/certs" "${2:-auto}" <<'EOF'
+  python3 - "$1" "$work/certs" <<'EOF'
 import json, sys
-path, certs, engine = sys.argv[1:]
+path, certs = sys.argv[1:]
 conf = json.load(open(path))
 https = lambda url: url.replace("http://", "https://", 1)
 conf["url"] = https(conf["url"])
 if "cluster" in conf:
     conf["cluster"] = [https(url) for url in conf["cluster"]]
 conf["tls"] = {"certFile": certs + "/node-127.0.0.1.pem", "keyFile": certs + "/node-127.0.0.1-key.pem",
-               "caFile": certs + "/ca.pem", "engine": engine}
+               "caFile": certs + "/ca.pem"}
 json.dump(conf, open(path, "w"), indent=2)
 EOF
 }
@@ -84,16 +82,13 @@ compare() {
 
 QKV_JVM="-Xms1g -Xmx1g -XX:+UseG1GC"
 if stage single; then
-  echo "== a single node: plain HTTP, https through BoringSSL and https through the JDK's TLS"
+  echo "== a single node: plain HTTP and https"
   write_conf "$work/plain.json" 18290 "$work/plain-data"
   write_conf "$work/tls.json" 18291 "$work/tls-data"
-  write_conf "$work/tls-jdk.json" 18292 "$work/tls-jdk-data"
   tls_conf "$work/tls.json"
-  tls_conf "$work/tls-jdk.json" jdk
   compare single --baseline plain --prefill "$PREFILL" \
     -t "name=plain url=http://127.0.0.1:18290 start='exec java $QKV_JVM -jar $NODE_JAR --config $work/plain.json'" \
-    -t "name=tls url=https://127.0.0.1:18291 start='exec java $QKV_JVM -jar $NODE_JAR --config $work/tls.json'" \
-    -t "name=tls-jdk url=https://127.0.0.1:18292 start='exec java $QKV_JVM -jar $NODE_JAR --config $work/tls-jdk.json'"
+    -t "name=tls url=https://127.0.0.1:18291 start='exec java $QKV_JVM -jar $NODE_JAR --config $work/tls.json'"
 fi
 
 if stage cluster; then

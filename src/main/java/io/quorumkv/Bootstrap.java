@@ -35,13 +35,8 @@ record Bootstrap(Vertx vertx, LiveNodes liveNodes, TopologyBoard board, NodeMetr
     PeerCertificates peers;
     try {
       peers = config.tls() == null ? PeerCertificates.none() : PeerCertificates.load(config.tls());
-      if (config.tls() != null) {
-        LOG.log(System.Logger.Level.INFO, "TLS through " + TlsOptions.engineName(config.tls()));
-      }
     } catch (IOException | GeneralSecurityException e) {
       return Future.failedFuture(new StartupException("cannot read tls.caFile: " + e.getMessage(), e));
-    } catch (IllegalStateException e) {
-      return Future.failedFuture(new StartupException(e.getMessage(), e));
     }
     if (config.clusterSize() == 1) {
       NodeMetrics metrics = new NodeMetrics();

@@ -17,28 +17,9 @@ import java.nio.file.Path;
  *                      null lets clients connect without one
  * @param plainPort     a second port serving the same API over plain HTTP, on the node's host; 0 for none
  * @param reloadCheckMs how often the files are checked for changes; 0 for only on {@code SIGHUP}
- * @param engine        which TLS implementation encrypts
  */
 public record TlsConfig(Path certFile, Path keyFile, Path caFile, Path clientCaFile, int plainPort,
-                        long reloadCheckMs, Engine engine) {
-
-  /** The TLS implementation: BoringSSL through Netty where its native library loads, or the JDK's own. */
-  public enum Engine {
-    /** BoringSSL where it loads, else the JDK's. */
-    AUTO,
-    /** BoringSSL, or the node does not start. */
-    OPENSSL,
-    JDK;
-
-    static Engine parse(String text) {
-      for (Engine engine : values()) {
-        if (engine.name().equalsIgnoreCase(text)) {
-          return engine;
-        }
-      }
-      throw new ConfigException("'tls.engine' must be auto, openssl or jdk, got '" + text + "'");
-    }
-  }
+                        long reloadCheckMs) {
   public static final long DEFAULT_RELOAD_CHECK_MS = 10_000;
   private static final long MAX_RELOAD_CHECK_MS = 86_400_000L;
 
@@ -46,8 +27,7 @@ public record TlsConfig(Path certFile, Path keyFile, Path caFile, Path clientCaF
     TlsConfig tls = new TlsConfig(file(section, "certFile", true), file(section, "keyFile", true),
         file(section, "caFile", false), file(section, "clientCaFile", false),
         (int) section.nonNegativeLong("plainPort", 0, 65_535),
-        section.nonNegativeLong("reloadCheckMs", DEFAULT_RELOAD_CHECK_MS, MAX_RELOAD_CHECK_MS),
-        Engine.parse(section.string("engine", "auto")));
+        section.nonNegativeLong("reloadCheckMs", DEFAULT_RELOAD_CHECK_MS, MAX_RELOAD_CHECK_MS));
     if (!url.secure()) {
       throw new ConfigException("'tls' needs an https url, not " + url);
     }

@@ -6,11 +6,8 @@ import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.ClientSSLOptions;
-import io.vertx.core.net.JdkSSLEngineOptions;
-import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
-import io.vertx.core.net.SSLEngineOptions;
 import io.vertx.core.net.ServerSSLOptions;
 
 import java.nio.file.Path;
@@ -29,31 +26,9 @@ public final class TlsOptions {
   private TlsOptions() {
   }
 
-  /**
-   * The TLS implementation the conf asks for: BoringSSL (Netty's OpenSSL engine, from
-   * netty-tcnative) where its native library loads, else the JDK's; fails for {@code openssl} where it does not.
-   */
-  public static SSLEngineOptions engine(TlsConfig tls) {
-    return switch (tls.engine()) {
-      case JDK -> new JdkSSLEngineOptions();
-      case AUTO -> OpenSSLEngineOptions.isAvailable() ? new OpenSSLEngineOptions() : new JdkSSLEngineOptions();
-      case OPENSSL -> {
-        if (!OpenSSLEngineOptions.isAvailable()) {
-          throw new IllegalStateException("tls.engine is openssl, but netty-tcnative does not load on this platform");
-        }
-        yield new OpenSSLEngineOptions();
-      }
-    };
-  }
-
-  /** The engine's name for a log line: openssl or jdk. */
-  public static String engineName(TlsConfig tls) {
-    return engine(tls) instanceof OpenSSLEngineOptions ? "openssl" : "jdk";
-  }
-
   /** The node's port: its certificate, and the client certificates it asks for. */
   public static HttpServerOptions secure(HttpServerOptions options, TlsConfig tls) {
-    options.setSsl(true).setSslEngineOptions(engine(tls)).setKeyCertOptions(ownCertificate(tls)).setEnabledSecureTransportProtocols(PROTOCOLS)
+    options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setEnabledSecureTransportProtocols(PROTOCOLS)
         .setClientAuth(clientAuth(tls));
     PemTrustOptions trusted = trusted(tls);
     if (trusted != null) {
@@ -72,7 +47,7 @@ public final class TlsOptions {
    * address, and this node's certificate shown as its own.
    */
   public static HttpClientOptions secure(HttpClientOptions options, TlsConfig tls) {
-    options.setSsl(true).setSslEngineOptions(engine(tls)).setVerifyHost(true).setKeyCertOptions(ownCertificate(tls))
+    options.setSsl(true).setVerifyHost(true).setKeyCertOptions(ownCertificate(tls))
         .setEnabledSecureTransportProtocols(PROTOCOLS);
     if (tls.caFile() != null) {
       options.setTrustOptions(new PemTrustOptions().addCertPath(tls.caFile().toString()));
@@ -87,8 +62,8 @@ public final class TlsOptions {
 
   /** The clustered event bus: mutual TLS with the cluster's CA, as between nodes' HTTP ports. */
   public static EventBusOptions secure(EventBusOptions options, TlsConfig tls) {
-    options.setSsl(true).setSslEngineOptions(engine(tls)).setKeyCertOptions(ownCertificate(tls))
-        .setClientAuth(ClientAuth.REQUIRED).setEnabledSecureTransportProtocols(PROTOCOLS);
+    options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setClientAuth(ClientAuth.REQUIRED)
+        .setEnabledSecureTransportProtocols(PROTOCOLS);
     if (tls.caFile() != null) {
       options.setTrustOptions(new PemTrustOptions().addCertPath(tls.caFile().toString()));
     }
