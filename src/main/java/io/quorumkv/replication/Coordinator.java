@@ -226,22 +226,24 @@ public final class Coordinator {
                                long firstAttemptNanos) {
     List<List<NodeUrl>> sets = topology.get().writeSets(key, quorum.from());
     WriteQuorumCollector collector = new WriteQuorumCollector(quorum, sets);
-    List<Future<?>> settled = new ArrayList<>();
+    // Only a large value's writes are followed to their end: a small one's answer adds no list.
+    List<Future<?>> settled = record.value().length >= TRAILING_HOLD_BYTES ? new ArrayList<>() : null;
     for (NodeUrl node : selfLast(targetsOf(sets))) {
       Future<WriteAnswer> written = call(node, replica -> replica.write(key, record));
-      if (node.equals(self)) {
-        settled.add(written);
-      } else {
-        Future<WriteAnswer> hinted = written.recover(missed -> ReplicaFailure.kindOf(missed) == ReplicaFailure.Kind.REFUSED
+      Future<WriteAnswer> ended = written;
+      if (!node.equals(self)) {
+        ended = written.recover(missed -> ReplicaFailure.kindOf(missed) == ReplicaFailure.Kind.REFUSED
             ? Future.succeededFuture()
             : missedWrites.missed(node, key, record).map((WriteAnswer) null));
-        inFlight.track(hinted);
-        settled.add(hinted);
+        inFlight.track(ended);
+      }
+      if (settled != null) {
+        settled.add(ended);
       }
       collector.track(node, written);
     }
     Future<Void> outcome = collector.outcome();
-    if (record.value().length >= TRAILING_HOLD_BYTES) {
+    if (settled != null) {
       outcome.onComplete(answered -> holdWhileTrailing(record, settled));
     }
     return outcome.map(record.version()).recover(failure -> {

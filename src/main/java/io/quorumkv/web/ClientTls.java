@@ -19,11 +19,7 @@ import java.security.NoSuchAlgorithmException;
 public record ClientTls(Path caFile, Path certFile, Path keyFile) {
   public static final ClientTls NONE = new ClientTls(null, null, null);
 
-  /** Reads one of the three options into a copy; false if {@code option} is none of them. */
-  public static boolean isOption(String option) {
-    return option.equals("--cacert") || option.equals("--cert") || option.equals("--key");
-  }
-
+  /** A copy with one of the three options ({@code --cacert}, {@code --cert}, {@code --key}) set to {@code value}. */
   public ClientTls with(String option, String value) {
     Path path = Path.of(value);
     return switch (option) {

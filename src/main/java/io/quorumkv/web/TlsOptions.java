@@ -5,7 +5,6 @@ import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.ServerSSLOptions;
@@ -28,13 +27,8 @@ public final class TlsOptions {
 
   /** The node's port: its certificate, and the client certificates it asks for. */
   public static HttpServerOptions secure(HttpServerOptions options, TlsConfig tls) {
-    options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setEnabledSecureTransportProtocols(PROTOCOLS)
-        .setClientAuth(clientAuth(tls));
-    PemTrustOptions trusted = trusted(tls);
-    if (trusted != null) {
-      options.setTrustOptions(trusted);
-    }
-    return options;
+    return options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setEnabledSecureTransportProtocols(PROTOCOLS)
+        .setClientAuth(clientAuth(tls)).setTrustOptions(trusted(tls.caFile(), tls.clientCaFile()));
   }
 
   /** The same as {@link #secure(HttpServerOptions, TlsConfig)}, to replace a running server's (on reload). */
@@ -48,26 +42,14 @@ public final class TlsOptions {
    */
   public static HttpClientOptions secure(HttpClientOptions options, TlsConfig tls) {
     options.setSsl(true).setVerifyHost(true).setKeyCertOptions(ownCertificate(tls))
-        .setEnabledSecureTransportProtocols(PROTOCOLS);
-    if (tls.caFile() != null) {
-      options.setTrustOptions(new PemTrustOptions().addCertPath(tls.caFile().toString()));
-    }
+        .setEnabledSecureTransportProtocols(PROTOCOLS).setTrustOptions(trusted(tls.caFile()));
     return options;
-  }
-
-  /** The same as {@link #secure(HttpClientOptions, TlsConfig)}, to replace a running client's (on reload). */
-  public static ClientSSLOptions clientSsl(TlsConfig tls) {
-    return secure(new HttpClientOptions(), tls).getSslOptions().copy();
   }
 
   /** The clustered event bus: mutual TLS with the cluster's CA, as between nodes' HTTP ports. */
   public static EventBusOptions secure(EventBusOptions options, TlsConfig tls) {
-    options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setClientAuth(ClientAuth.REQUIRED)
-        .setEnabledSecureTransportProtocols(PROTOCOLS);
-    if (tls.caFile() != null) {
-      options.setTrustOptions(new PemTrustOptions().addCertPath(tls.caFile().toString()));
-    }
-    return options;
+    return options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setClientAuth(ClientAuth.REQUIRED)
+        .setEnabledSecureTransportProtocols(PROTOCOLS).setTrustOptions(trusted(tls.caFile()));
   }
 
   private static PemKeyCertOptions ownCertificate(TlsConfig tls) {
@@ -85,14 +67,12 @@ public final class TlsOptions {
     return tls.caFile() != null ? ClientAuth.REQUEST : ClientAuth.NONE;
   }
 
-  private static PemTrustOptions trusted(TlsConfig tls) {
-    if (tls.caFile() == null && tls.clientCaFile() == null) {
-      return null;
-    }
-    PemTrustOptions trusted = new PemTrustOptions();
-    for (Path ca : new Path[] {tls.caFile(), tls.clientCaFile()}) {
+  /** The CAs of these files (null ones left out); null, the JDK's default trust, when there is none. */
+  private static PemTrustOptions trusted(Path... cas) {
+    PemTrustOptions trusted = null;
+    for (Path ca : cas) {
       if (ca != null) {
-        trusted.addCertPath(ca.toString());
+        trusted = (trusted == null ? new PemTrustOptions() : trusted).addCertPath(ca.toString());
       }
     }
     return trusted;
