@@ -113,15 +113,34 @@ public final class Admission {
    * queueing, not an exact count.)
    */
   public Reason admit(LoopRequests loop) {
+    Reason refused = refusal();
+    if (refused != null) {
+      shed(refused);
+      return refused;
+    }
+    loop.start();
+    return null;
+  }
+
+  /**
+   * As {@link #admit}, but a refusal is neither counted nor answered: the caller hands the request to
+   * a path that asks {@link #admit} itself.
+   */
+  public boolean tryAdmit(LoopRequests loop) {
+    if (refusal() != null) {
+      return false;
+    }
+    loop.start();
+    return true;
+  }
+
+  private Reason refusal() {
     if (maxQueuedStorage > 0 && queuedStorage.getAsInt() > maxQueuedStorage) {
-      shed(Reason.STORAGE);
       return Reason.STORAGE;
     }
     if (maxRequestsPerLoop > 0 && requestsInFlight() >= maxRequestsInFlight()) {
-      shed(Reason.IN_FLIGHT);
       return Reason.IN_FLIGHT;
     }
-    loop.start();
     return null;
   }
 

@@ -1,5 +1,6 @@
 package io.quorumkv.http;
 
+import io.quorumkv.admission.LoopRequests;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.Role;
 import io.quorumkv.peer.InternalEndpoint;
@@ -16,6 +17,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -31,8 +33,11 @@ public final class ApiRouter {
   private ApiRouter() {
   }
 
-  /** The router of one HTTP verticle; call on its event loop (its replica clients stay there). */
-  public static Router create(Vertx vertx, ApiContext api) {
+  /**
+   * The request handler of one HTTP verticle: the router, behind {@link EntityFastPath} when no token
+   * is needed. Call on the verticle's event loop (its replica clients stay there).
+   */
+  public static Handler<HttpServerRequest> create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
     ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, api.storage(), api.replicationObserver());
     replicas.connectAhead(api.liveNodes());
@@ -44,8 +49,9 @@ public final class ApiRouter {
     ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()),
         api.keyLocks(), api.wallClock(), lockWaitMs);
     ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config);
+    LargeReads largeReads = new LargeReads(api.admission());
     EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
-        topology::current, api.wallClock(), new LargeReads(api.admission()));
+        topology::current, api.wallClock(), largeReads);
     ClusterRange clusterRange = new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage());
     RangeHandler range = new RangeHandler(vertx, api.storage(), clusterRange, api.wallClock());
     RestoreHandler restore = new RestoreHandler(vertx, config, coordinator, topology, clusterRange, api.wallClock());
@@ -55,7 +61,8 @@ public final class ApiRouter {
     router.route().handler(new RequestTiming(api.requests()));
     guard(router, api.tokens());
 
-    ClientAdmission admission = new ClientAdmission(api.admission());
+    LoopRequests loop = api.admission().newLoop();
+    ClientAdmission admission = new ClientAdmission(api.admission(), loop);
     router.route(ENTITY).handler(admission);
     router.route(ENTITIES).handler(admission);
     router.get(ENTITY).handler(guarded(entity::get));
@@ -89,7 +96,10 @@ public final class ApiRouter {
     for (int status : new int[] {400, 404, 405, 413, 414, 415, 431, 500, 501}) {
       router.errorHandler(status, ctx -> ApiErrors.handleUnhandledFailure(ctx, status));
     }
-    return router;
+    if (api.tokens().anyNeeded()) {
+      return router;
+    }
+    return new EntityFastPath(router, entity, largeReads, api.admission(), loop, api.requests(), config.maxBodyBytes());
   }
 
   /**

@@ -18,10 +18,10 @@ final class ClientAdmission implements Handler<RoutingContext> {
   private final Admission admission;
   private final LoopRequests loop;
 
-  /** Call on the event loop whose requests this handler sees. */
-  ClientAdmission(Admission admission) {
+  /** @param loop the in-flight count of the event loop whose requests this handler sees */
+  ClientAdmission(Admission admission, LoopRequests loop) {
     this.admission = admission;
-    this.loop = admission.newLoop();
+    this.loop = loop;
   }
 
   @Override

@@ -10,6 +10,8 @@ import io.quorumkv.versioning.ClockException;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 /** The public API's answers to the failures of coordinating a request; the rest are {@link ApiErrors}'. */
@@ -22,36 +24,46 @@ final class ClientErrors {
 
   /** Answers 504 Not Enough Replicas (SPEC's name for it, not "Gateway Timeout"). */
   static void sendNotEnoughReplicas(RoutingContext ctx, String message) {
-    ctx.response().setStatusMessage(NOT_ENOUGH_REPLICAS);
-    ApiErrors.send(ctx, 504, message);
+    sendNotEnoughReplicas(ctx.response(), message);
+  }
+
+  private static void sendNotEnoughReplicas(HttpServerResponse response, String message) {
+    response.setStatusMessage(NOT_ENOUGH_REPLICAS);
+    ApiErrors.send(response, 504, message);
   }
 
   /** Answers a failure of a client request: the coordination failures here, the rest as {@link ApiErrors#fail}. */
   static void fail(RoutingContext ctx, Throwable failure) {
+    fail(ctx.request(), failure);
+  }
+
+  /** As {@link #fail(RoutingContext, Throwable)}, for a request answered outside the router. */
+  static void fail(HttpServerRequest request, Throwable failure) {
+    HttpServerResponse response = request.response();
     if (failure instanceof InvalidQuorumException) {
-      ApiErrors.send(ctx, 400, failure.getMessage());
+      ApiErrors.send(response, 400, failure.getMessage());
     } else if (failure instanceof NotEnoughReplicasException notEnough && notEnough.diskFull()) {
-      ApiErrors.send(ctx, 507, "insufficient storage: " + failure.getMessage());
+      ApiErrors.send(response, 507, "insufficient storage: " + failure.getMessage());
     } else if (failure instanceof NotEnoughReplicasException) {
-      sendNotEnoughReplicas(ctx, "not enough replicas: " + failure.getMessage());
+      sendNotEnoughReplicas(response, "not enough replicas: " + failure.getMessage());
     } else if (failure instanceof ConditionFailedException conditionFailed) {
       if (conditionFailed.currentVersion() != null) {
-        ctx.response().putHeader(ApiHeaders.VERSION, Long.toString(conditionFailed.currentVersion()))
+        response.putHeader(ApiHeaders.VERSION, Long.toString(conditionFailed.currentVersion()))
             .putHeader(ApiHeaders.ETAG, Preconditions.entityTag(conditionFailed.currentVersion()));
       }
-      ApiErrors.send(ctx, 412, "precondition failed: " + failure.getMessage());
+      ApiErrors.send(response, 412, "precondition failed: " + failure.getMessage());
     } else if (failure instanceof KeyLocks.LockWaitTimeoutException) {
-      ApiErrors.send(ctx, 503, "busy: " + failure.getMessage());
+      ApiErrors.send(response, 503, "busy: " + failure.getMessage());
     } else if (failure instanceof SerializerMovingException) {
-      ctx.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
-      ApiErrors.send(ctx, 503, "moving: " + failure.getMessage());
+      response.putHeader(HttpHeaders.RETRY_AFTER, "1");
+      ApiErrors.send(response, 503, "moving: " + failure.getMessage());
     } else if (failure instanceof WriteSupersededException) {
-      ApiErrors.send(ctx, 503, "write not placed above newer versions: " + failure.getMessage());
+      ApiErrors.send(response, 503, "write not placed above newer versions: " + failure.getMessage());
     } else if (failure instanceof ClockException) {
-      LOG.log(System.Logger.Level.WARNING, "clock refusal on " + ctx.request().uri() + ": " + failure.getMessage());
-      ApiErrors.send(ctx, 503, "clock: " + failure.getMessage());
+      LOG.log(System.Logger.Level.WARNING, "clock refusal on " + request.uri() + ": " + failure.getMessage());
+      ApiErrors.send(response, 503, "clock: " + failure.getMessage());
     } else {
-      ApiErrors.fail(ctx, failure);
+      ApiErrors.fail(request, failure);
     }
   }
 

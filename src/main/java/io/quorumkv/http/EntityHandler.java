@@ -15,6 +15,7 @@ import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.ext.web.RoutingContext;
@@ -58,21 +59,32 @@ final class EntityHandler {
     if (!largeReads.admitRead(ctx, key)) {
       return;
     }
+    read(ctx.request(), key, quorum, notModified, value -> largeReads.admitValue(ctx, key, value));
+  }
+
+  /** Whether the value read may be answered: false once a 503 is sent for want of memory to hold it. */
+  interface ValueAdmission {
+    boolean admit(byte[] value);
+  }
+
+  /** Reads the key and answers 200 with its value, 304, 404, or the failure. */
+  void read(HttpServerRequest request, byte[] key, Quorum quorum, LongPredicate notModified,
+            ValueAdmission admission) {
     coordinator.read(key, quorum).onComplete(read -> {
       if (read.failed()) {
-        ClientErrors.fail(ctx, read.cause());
+        ClientErrors.fail(request, read.cause());
         return;
       }
       Record record = read.result();
       boolean live = record != null && record.isLive(wallClock.millis());
-      if (!largeReads.admitValue(ctx, key, live ? record.value() : null)) {
+      if (!admission.admit(live ? record.value() : null)) {
         return;
       }
       if (!live) {
-        ctx.response().setStatusCode(404).end();
+        request.response().setStatusCode(404).end();
         return;
       }
-      HttpServerResponse response = withVersion(ctx.response(), record.version());
+      HttpServerResponse response = withVersion(request.response(), record.version());
       if (notModified != null && notModified.test(record.version())) {
         response.setStatusCode(304).end();
         return;
@@ -81,6 +93,17 @@ final class EntityHandler {
       response.putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
           .end(BufferInternal.buffer(Unpooled.wrappedBuffer(record.value())));
     });
+  }
+
+  /** Writes the value with no condition and answers 201 with its version, or the failure. */
+  void write(HttpServerRequest request, byte[] key, byte[] value, long expiresAt, Quorum quorum) {
+    largeReads.written(key, value);
+    answerWrite(request, coordinator.put(key, value, expiresAt, quorum), 201);
+  }
+
+  /** Deletes the key with no condition and answers 202 with the tombstone's version, or the failure. */
+  void remove(HttpServerRequest request, byte[] key, Quorum quorum) {
+    answerWrite(request, coordinator.delete(key, quorum), 202);
   }
 
   void put(RoutingContext ctx) {
@@ -105,14 +128,16 @@ final class EntityHandler {
     QueryParams params = QueryParams.of(ctx);
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
-    long expiresAt = expiryOf(params.optionalInteger("ttl", TTL_EXPECTED));
+    long expiresAt = expiryOf(params);
     byte[] value = RawBodyHandler.bodyOf(ctx);
     Condition condition = conditionOf(ctx, true, forwarded);
-    largeReads.written(key, value);
     if (condition == null) {
-      answerWrite(ctx, coordinator.put(key, value, expiresAt, quorum), 201);
-    } else if (forwarded || !forward(ctx, key, quorum, value)) {
-      answerWrite(ctx, conditionalWrites.put(key, value, expiresAt, quorum, condition), 201);
+      write(ctx.request(), key, value, expiresAt, quorum);
+      return;
+    }
+    largeReads.written(key, value);
+    if (forwarded || !forward(ctx, key, quorum, value)) {
+      answerWrite(ctx.request(), conditionalWrites.put(key, value, expiresAt, quorum, condition), 201);
     }
   }
 
@@ -122,9 +147,9 @@ final class EntityHandler {
     Quorum quorum = quorumOf(params);
     Condition condition = conditionOf(ctx, false, forwarded);
     if (condition == null) {
-      answerWrite(ctx, coordinator.delete(key, quorum), 202);
+      remove(ctx.request(), key, quorum);
     } else if (forwarded || !forward(ctx, key, quorum, null)) {
-      answerWrite(ctx, conditionalWrites.delete(key, quorum, condition), 202);
+      answerWrite(ctx.request(), conditionalWrites.delete(key, quorum, condition), 202);
     }
   }
 
@@ -159,13 +184,13 @@ final class EntityHandler {
     return true;
   }
 
-  private static void answerWrite(RoutingContext ctx, Future<Long> write, int status) {
+  private static void answerWrite(HttpServerRequest request, Future<Long> write, int status) {
     write.onComplete(done -> {
       if (done.failed()) {
-        ClientErrors.fail(ctx, done.cause());
+        ClientErrors.fail(request, done.cause());
         return;
       }
-      withVersion(ctx.response(), done.result()).setStatusCode(status).end();
+      withVersion(request.response(), done.result()).setStatusCode(status).end();
     });
   }
 
@@ -174,7 +199,7 @@ final class EntityHandler {
         .putHeader(ApiHeaders.ETAG, Preconditions.entityTag(version));
   }
 
-  private Quorum quorumOf(QueryParams params) {
+  Quorum quorumOf(QueryParams params) {
     Topology current = topology.get();
     return Quorum.parse(params.optionalInteger("ack", "a positive integer"),
         params.optionalInteger("from", "a positive integer"), current.defaultFrom(), current.readSize());
@@ -184,6 +209,10 @@ final class EntityHandler {
    * Absolute expiry for a {@code ttl} in milliseconds, {@link Record#NEVER} without one. A ttl so
    * large that now + ttl overflows is clamped to the largest time, so it never wraps into the past.
    */
+  long expiryOf(QueryParams params) {
+    return expiryOf(params.optionalInteger("ttl", TTL_EXPECTED));
+  }
+
   private long expiryOf(String ttlText) {
     if (ttlText == null) {
       return Record.NEVER;

@@ -5,11 +5,11 @@ import io.quorumkv.config.TlsConfig;
 import io.quorumkv.web.CertificateReload;
 import io.quorumkv.web.TlsOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.ext.web.Router;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -32,7 +32,7 @@ public final class HttpVerticle extends VerticleBase {
   private final int port;
   private final long shutdownTimeoutMs;
   private final long idleTimeoutMs;
-  private final Function<io.vertx.core.Vertx, Router> routerFactory;
+  private final Function<io.vertx.core.Vertx, Handler<HttpServerRequest>> routerFactory;
   private final Supplier<Future<?>> afterShutdown;
   private final RequestMetrics requests;
   private final TlsConfig tls;
@@ -50,7 +50,7 @@ public final class HttpVerticle extends VerticleBase {
    * @param requests      told of the requests answered before routing (those the decoder could not parse)
    * @param reload        gives the server new certificates under TLS; null for plain HTTP
    */
-  public HttpVerticle(NodeConfig config, Function<io.vertx.core.Vertx, Router> routerFactory,
+  public HttpVerticle(NodeConfig config, Function<io.vertx.core.Vertx, Handler<HttpServerRequest>> routerFactory,
                       Supplier<Future<?>> afterShutdown, RequestMetrics requests, CertificateReload reload) {
     this.host = config.url().host();
     // Port 0 is not shared between instances; a negative port is one random port shared by all.
@@ -70,7 +70,7 @@ public final class HttpVerticle extends VerticleBase {
    */
   @Override
   public Future<?> start() {
-    Router router = routerFactory.apply(vertx);
+    Handler<HttpServerRequest> router = routerFactory.apply(vertx);
     if (tls == null) {
       server = serve(options(port), router);
       return server.listen();
@@ -95,7 +95,7 @@ public final class HttpVerticle extends VerticleBase {
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
   }
 
-  private HttpServer serve(HttpServerOptions options, Router router) {
+  private HttpServer serve(HttpServerOptions options, Handler<HttpServerRequest> router) {
     return vertx.createHttpServer(options)
         .connectionHandler(InvalidRequests::checkVersions)
         .invalidRequestHandler(this::answerInvalid)

@@ -6,6 +6,7 @@ import io.quorumkv.storage.LargeValueSizes;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.RawBodyHandler;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -46,6 +47,40 @@ final class LargeReads {
     sizes.observe(key, value.length);
   }
 
+  /** Whether the key's value is known large, so that its read must be budgeted before it starts. */
+  boolean isKnownLarge(byte[] key) {
+    return sizes.sizeOf(key) != 0;
+  }
+
+  /**
+   * After the read of a key not known large, for a GET answered outside the router: the bytes its
+   * value holds until the answer is sent (0 when it is not large), or -1 once the 503 is sent.
+   */
+  long holdValue(HttpServerResponse response, byte[] key, byte[] value) {
+    sizes.observe(key, value == null ? 0 : value.length);
+    if (value == null || !LargeValueSizes.isLarge(value.length)) {
+      return 0;
+    }
+    long bytes = (long) value.length * HEAP_COPIES;
+    if (budget.tryAcquire(bytes)) {
+      return bytes;
+    }
+    refuse(response);
+    return -1;
+  }
+
+  /** Gives back what {@link #holdValue} held, once the answer is sent. */
+  void release(long bytes) {
+    budget.release(bytes);
+  }
+
+  private void refuse(HttpServerResponse response) {
+    admission.shed(Admission.Reason.MEMORY);
+    response.putHeader(HttpHeaders.RETRY_AFTER, RawBodyHandler.RETRY_AFTER_SECONDS);
+    ApiErrors.send(response, 503, "overloaded: values and request bodies in memory are at this node's budget of "
+        + budget.limit() + " bytes of heap; retry");
+  }
+
   private boolean hold(RoutingContext ctx, long valueBytes) {
     Long held = ctx.get(HELD);
     long more = valueBytes * HEAP_COPIES - (held == null ? 0 : held);
@@ -53,10 +88,7 @@ final class LargeReads {
       return true;
     }
     if (!budget.tryAcquire(more)) {
-      admission.shed(Admission.Reason.MEMORY);
-      ctx.response().putHeader(HttpHeaders.RETRY_AFTER, RawBodyHandler.RETRY_AFTER_SECONDS);
-      ApiErrors.send(ctx, 503, "overloaded: values and request bodies in memory are at this node's budget of "
-          + budget.limit() + " bytes of heap; retry");
+      refuse(ctx.response());
       return false;
     }
     if (held == null) {

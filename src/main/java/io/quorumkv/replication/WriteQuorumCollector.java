@@ -5,7 +5,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Collects the outcomes of one write's replica calls. The write targets one set of replicas, or
@@ -22,7 +24,7 @@ final class WriteQuorumCollector {
   private final int[] stored;
   private final int[] lost;
   private final Promise<Void> outcome = Promise.promise();
-  private final List<String> failures = new ArrayList<>();
+  private List<String> failures = List.of();
   private final int targets;
   private int storedAnywhere;
   private int superseded;
@@ -42,10 +44,19 @@ final class WriteQuorumCollector {
     this.needed = new int[count];
     this.stored = new int[count];
     this.lost = new int[count];
-    this.targets = sets == null ? quorum.from() : (int) sets.stream().flatMap(List::stream).distinct().count();
+    this.targets = sets == null ? quorum.from() : distinctNodes(sets);
     for (int i = 0; i < count; i++) {
       needed[i] = sets == null ? quorum.ack() : Math.min(quorum.ack(), sets.get(i).size());
     }
+  }
+
+  private static int distinctNodes(List<List<NodeUrl>> sets) {
+    if (sets.size() == 1) {
+      return sets.get(0).size();
+    }
+    Set<NodeUrl> nodes = new HashSet<>();
+    sets.forEach(nodes::addAll);
+    return nodes.size();
   }
 
   void track(NodeUrl replica, Future<WriteAnswer> write) {
@@ -57,6 +68,9 @@ final class WriteQuorumCollector {
         superseded++;
         keptVersion = Math.max(keptVersion, done.result().keptVersion());
       } else {
+        if (failures.isEmpty()) {
+          failures = new ArrayList<>();
+        }
         failures.add(replica + ": " + done.cause().getMessage());
         if (ReplicaFailure.kindOf(done.cause()) == ReplicaFailure.Kind.DISK_FULL) {
           diskFull++;

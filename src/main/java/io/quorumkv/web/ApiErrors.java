@@ -4,6 +4,7 @@ import io.quorumkv.storage.DiskFullException;
 import io.quorumkv.storage.StorageException;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
@@ -23,7 +24,11 @@ public final class ApiErrors {
 
   /** Answers with the status and a short text/plain body (or resets a response already under way). */
   public static void send(RoutingContext ctx, int status, String message) {
-    HttpServerResponse response = ctx.response();
+    send(ctx.response(), status, message);
+  }
+
+  /** As {@link #send(RoutingContext, int, String)}, for a request answered outside the router. */
+  public static void send(HttpServerResponse response, int status, String message) {
     if (response.headWritten()) {
       response.reset();
       return;
@@ -78,16 +83,22 @@ public final class ApiErrors {
    * storage failure, else 500 (logged). The public API maps its own failures first ({@code http.ClientErrors}).
    */
   public static void fail(RoutingContext ctx, Throwable failure) {
+    fail(ctx.request(), failure);
+  }
+
+  /** As {@link #fail(RoutingContext, Throwable)}, for a request answered outside the router. */
+  public static void fail(HttpServerRequest request, Throwable failure) {
+    HttpServerResponse response = request.response();
     if (failure instanceof BadRequestException) {
-      send(ctx, 400, failure.getMessage());
+      send(response, 400, failure.getMessage());
     } else if (failure instanceof DiskFullException) {
-      send(ctx, 507, "insufficient storage: " + failure.getMessage());
+      send(response, 507, "insufficient storage: " + failure.getMessage());
     } else if (failure instanceof StorageException) {
-      LOG.log(System.Logger.Level.WARNING, "storage failure on " + ctx.request().uri() + ": " + failure.getMessage());
-      send(ctx, 503, "storage unavailable: " + failure.getMessage());
+      LOG.log(System.Logger.Level.WARNING, "storage failure on " + request.uri() + ": " + failure.getMessage());
+      send(response, 503, "storage unavailable: " + failure.getMessage());
     } else {
-      LOG.log(System.Logger.Level.ERROR, "failed " + ctx.request().method() + " " + ctx.request().uri(), failure);
-      send(ctx, 500, "internal error");
+      LOG.log(System.Logger.Level.ERROR, "failed " + request.method() + " " + request.uri(), failure);
+      send(response, 500, "internal error");
     }
   }
 

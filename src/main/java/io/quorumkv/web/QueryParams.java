@@ -1,6 +1,7 @@
 package io.quorumkv.web;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 import java.nio.ByteBuffer;
@@ -27,7 +28,11 @@ public final class QueryParams {
   }
 
   public static QueryParams of(RoutingContext ctx) {
-    String uri = ctx.request().uri();
+    return of(ctx.request());
+  }
+
+  public static QueryParams of(HttpServerRequest request) {
+    String uri = request.uri();
     Map<String, List<String>> parameters;
     try {
       // ';' is an ordinary character of an id, not a parameter separator.

@@ -33,7 +33,7 @@ public final class RawBodyHandler implements Handler<RoutingContext> {
    * A client's body is on the heap twice at once: itself and its encoding for RocksDB (its
    * copies to other replicas are sent from it, not copied).
    */
-  private static final int HEAP_COPIES_PER_BODY = 2;
+  public static final int HEAP_COPIES_PER_BODY = 2;
 
   private final long limit;
   private final ByteBudget budget;
@@ -59,9 +59,11 @@ public final class RawBodyHandler implements Handler<RoutingContext> {
   /** The body collected for this request: the buffer's own array when it is exactly the body (a large value is not copied). */
   public static byte[] bodyOf(RoutingContext ctx) {
     Buffer body = ctx.get(BODY);
-    if (body == null) {
-      return new byte[0];
-    }
+    return body == null ? new byte[0] : bytesOf(body);
+  }
+
+  /** The buffer's bytes: its own array when it is exactly them (a large value is not copied). */
+  public static byte[] bytesOf(Buffer body) {
     ByteBuf bytes = ((BufferInternal) body).getByteBuf();
     if (bytes.hasArray() && bytes.arrayOffset() + bytes.readerIndex() == 0 && bytes.array().length == body.length()) {
       return bytes.array();
