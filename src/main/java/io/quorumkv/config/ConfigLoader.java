@@ -20,7 +20,7 @@ public final class ConfigLoader {
   private static final int MAX_EVENT_LOOPS = 256;
   private static final int MAX_STORAGE_WORKERS = 256;
   private static final int MAX_ADMISSION_BOUND = 1_000_000;
-  /** About 24 MB of heap for the filter. */
+  /** About 24 MB of direct memory for the filter. */
   private static final long MAX_NEW_KEY_FILTER_KEYS = 20_000_000L;
   private static final long MAX_BACKUPS_RETAINED = 10_000;
 

@@ -9,7 +9,7 @@ package io.quorumkv.config;
  * @param writeBufferBytes size of one memtable (RocksDB keeps at most two)
  * @param sweepIntervalMs  how often the purge sweep walks the store
  * @param purgeGraceMs     how long tombstones and expired records stay on disk before the sweep drops them
- * @param newKeyFilterKeys how many keys the filter of stored keys is sized for (about 1.2 bytes of heap a key),
+ * @param newKeyFilterKeys how many keys the filter of stored keys is sized for (about 1.2 bytes a key, off the heap),
  *                         which lets a write of a key never stored skip the read before it; 0 for none
  */
 public record StorageConfig(int workers, long blockCacheBytes, long rowCacheBytes, long writeBufferBytes,

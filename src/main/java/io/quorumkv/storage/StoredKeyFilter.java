@@ -1,8 +1,5 @@
 package io.quorumkv.storage;
 
-import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnels;
-
 /**
  * The keys a store may hold: a Bloom filter over every key stored before the store opened
  * ({@link #learned}, from a scan at open) and every key written since. A key it does not hold is
@@ -11,19 +8,19 @@ import com.google.common.hash.Funnels;
  * more and more keys it should not, which costs reads, never correctness. Thread-safe.
  */
 final class StoredKeyFilter {
-  private static final double FALSE_POSITIVES = 0.01;
+  /** About 1.2% false positives at the keys it is sized for, in 1.2 bytes a key. */
+  private static final double BITS_PER_KEY = 9.6;
 
-  private final BloomFilter<byte[]> keys;
+  private final BlockedBloomFilter keys;
   private volatile boolean learned;
 
-  private StoredKeyFilter(BloomFilter<byte[]> keys) {
+  private StoredKeyFilter(BlockedBloomFilter keys) {
     this.keys = keys;
   }
 
   /** A filter for about {@code expectedKeys} keys; 0 for none, which holds every key. */
   static StoredKeyFilter sizedFor(long expectedKeys) {
-    return new StoredKeyFilter(expectedKeys > 0
-        ? BloomFilter.create(Funnels.byteArrayFunnel(), expectedKeys, FALSE_POSITIVES) : null);
+    return new StoredKeyFilter(expectedKeys > 0 ? new BlockedBloomFilter(expectedKeys, BITS_PER_KEY) : null);
   }
 
   /**
