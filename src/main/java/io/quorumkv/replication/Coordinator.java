@@ -81,14 +81,18 @@ public final class Coordinator {
    */
   public Future<Record> read(byte[] key, Quorum quorum) {
     ReadQuorumCollector collector = new ReadQuorumCollector(quorum);
-    Map<NodeUrl, Future<Record>> answers = new LinkedHashMap<>();
     ReplicaPlacement topology = this.topology.get();
-    for (NodeUrl node : selfLast(topology.readReplicas(key, quorum.from()))) {
+    List<NodeUrl> nodes = selfLast(topology.readReplicas(key, quorum.from()));
+    // Read repair needs two answers to compare; a lone replica's read builds no map for it.
+    Map<NodeUrl, Future<Record>> answers = nodes.size() > 1 ? new LinkedHashMap<>() : null;
+    for (NodeUrl node : nodes) {
       Future<Record> answer = call(node, replica -> replica.read(key)).compose(this::observed);
-      answers.put(node, answer);
+      if (answers != null) {
+        answers.put(node, answer);
+      }
       collector.track(node, answer);
     }
-    if (answers.size() > 1) {
+    if (answers != null) {
       readRepair.afterAllAnswers(key, answers, replicas, topology.readPlacement());
     }
     return collector.outcome().andThen(this::countQuorumFailure);

@@ -19,7 +19,7 @@ import java.util.List;
 final class ReadQuorumCollector {
   private final Quorum quorum;
   private final Promise<Record> outcome = Promise.promise();
-  private final List<String> failures = new ArrayList<>();
+  private List<String> failures = List.of();
   private int answered;
   private int withRecord;
   private Record freshest;
@@ -40,6 +40,9 @@ final class ReadQuorumCollector {
           }
         }
       } else {
+        if (failures.isEmpty()) {
+          failures = new ArrayList<>();
+        }
         failures.add(replica + ": " + done.cause().getMessage());
       }
       decide();
