@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static io.quorumkv.support.Http.text;
 import static io.quorumkv.support.NodeProcess.jsonPath;
@@ -24,6 +25,26 @@ class NodeProcessTest {
 
   @TempDir
   Path dir;
+
+  /** RocksJava's copy of its native library (17 MB a start) used to stay in the temp directory after kill -9. */
+  @Test
+  void aKilledNodeLeavesNoCopyOfRocksDbsLibraryBehind() throws Exception {
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    Path conf = conf(0, dir.resolve("data"));
+    for (int start = 0; start < 2; start++) {
+      try (NodeProcess node = NodeProcess.launch(dir.resolve("node-" + start + ".log"),
+          List.of("-Djava.io.tmpdir=" + tmp), "--config", conf.toString())) {
+        node.awaitReady();
+        assertEquals(201, node.http().put("/v0/entity?id=k" + start, "v").statusCode());
+        node.kill();
+      }
+    }
+    try (Stream<Path> files = Files.list(tmp)) {
+      List<String> copies = files.map(file -> file.getFileName().toString())
+          .filter(name -> name.startsWith("librocksdbjni")).toList();
+      assertTrue(copies.isEmpty(), "left in the temp directory: " + copies);
+    }
+  }
 
   @Test
   void acknowledgedWritesSurviveKill9() throws Exception {

@@ -127,6 +127,11 @@ public final class AdminApi implements RouteMount {
         return;
       }
       JfrRecordings.Export export = done.result();
+      if (ctx.response().closed()) {
+        // The client left while the file was made. Vert.x's sendFile would throw on the closed connection.
+        vertx.fileSystem().delete(export.path().toString());
+        return;
+      }
       ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, type);
       if (type.equals("application/octet-stream")) {
         ctx.response().putHeader("Content-Disposition", "attachment; filename=\"" + export.name() + "\"");

@@ -35,6 +35,7 @@ public final class RecordsSnapshot implements AutoCloseable {
   /** Opens the directory read-only; a {@link StorageException} when it holds no readable database. */
   public static RecordsSnapshot open(Path dir) {
     RocksDB.loadLibrary();
+    NativeLibraryCopies.deleteLoaded();
     DBOptions options = new DBOptions();
     List<ColumnFamilyOptions> familyOptions = new ArrayList<>();
     try (Options listing = new Options()) {

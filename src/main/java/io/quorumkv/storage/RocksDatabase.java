@@ -177,6 +177,7 @@ public final class RocksDatabase implements AutoCloseable {
   /** Opens (creating if needed) the database in {@code dir}. Blocking. */
   public static RocksDatabase open(Path dir, StorageConfig config) {
     RocksDB.loadLibrary();
+    NativeLibraryCopies.deleteLoaded();
     try {
       return new RocksDatabase(dir, config);
     } catch (RocksDBException e) {
