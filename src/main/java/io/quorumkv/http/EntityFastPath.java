@@ -28,7 +28,7 @@ import java.util.function.LongPredicate;
  */
 final class EntityFastPath implements Handler<HttpServerRequest> {
   /** Bodies up to this size are collected here; larger ones take the router's streaming collection. */
-  static final int MAX_BODY_BYTES = 64 * 1024;
+  private static final int MAX_BODY_BYTES = 64 * 1024;
 
   private final Handler<HttpServerRequest> router;
   private final EntityHandler entity;
