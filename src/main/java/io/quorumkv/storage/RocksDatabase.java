@@ -62,18 +62,6 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   private static final int BLOOM_BITS_PER_KEY = 10;
-  /**
-   * What level 0 holds before it compacts into level 1: level 1's target size (RocksDB's default
-   * {@code max_bytes_for_level_base}), as RocksDB's own defaults have it (64 MiB memtables, a
-   * trigger of 4 files). With 16 MiB memtables and that trigger, each level 0 compaction rewrote
-   * level 1 for a quarter of its size in new data (measured side by side, 16 files against 4:
-   * 20.0 → 18.0 us of CPU a PUT, GETs no slower).
-   */
-  private static final long LEVEL0_BYTES_BEFORE_COMPACTION = 256L << 20;
-  private static final int MIN_LEVEL0_TRIGGER = 4;
-  private static final int MAX_LEVEL0_TRIGGER = 16;
-  private static final int DEFAULT_LEVEL0_SLOWDOWN = 20;
-  private static final int DEFAULT_LEVEL0_STOP = 36;
   private static final int MAX_WAL_WRITE_BUFFERS = 4;
   private static final List<String> ENGINE_PROPERTIES = List.of(
       "rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-num-keys", "rocksdb.estimate-pending-compaction-bytes",
@@ -110,14 +98,10 @@ public final class RocksDatabase implements AutoCloseable {
         .setCacheIndexAndFilterBlocksWithHighPriority(true)
         .setPinTopLevelIndexAndFilter(true)
         .setPinL0FilterAndIndexBlocksInCache(true);
-    int level0Trigger = level0CompactionTrigger(config.writeBufferBytes());
     ColumnFamilyOptions familyOptions = track(new ColumnFamilyOptions()
         .setTableFormatConfig(table)
         .setWriteBufferSize(config.writeBufferBytes())
-        .setMaxWriteBufferNumber(2)
-        .setLevel0FileNumCompactionTrigger(level0Trigger)
-        .setLevel0SlowdownWritesTrigger(Math.max(DEFAULT_LEVEL0_SLOWDOWN, level0Trigger + 8))
-        .setLevel0StopWritesTrigger(Math.max(DEFAULT_LEVEL0_STOP, level0Trigger + 20)));
+        .setMaxWriteBufferNumber(2));
     // The meta family sees a few bytes every couple of seconds and would never flush on its
     // own, pinning every WAL file; past this size RocksDB flushes it so old WAL files go.
     DBOptions dbOptions = track(new DBOptions()
@@ -137,9 +121,7 @@ public final class RocksDatabase implements AutoCloseable {
     // skip list: inserting them cost a PUT as much as the rest of RocksDB's write. A vector
     // memtable appends and sorts once at flush (measured: 2.4 us less CPU a PUT), but sorts a
     // copy of itself for every read: read the index through iterators, never point gets in a loop.
-    // Its values are hashes and times, which do not compress. It inherits the level 0 trigger: up
-    // to that many sorted runs before universal compaction merges them (only exchanges and the
-    // scan at start read it).
+    // Its values are hashes and times, which do not compress.
     // It is only ever iterated, so its files need no Bloom filter, which every flush and
     // compaction would otherwise hash each entry into.
     ColumnFamilyOptions indexOptions = track(new ColumnFamilyOptions(familyOptions)
@@ -166,12 +148,6 @@ public final class RocksDatabase implements AutoCloseable {
     }
     this.families = List.copyOf(handles);
     this.writeOptions = track(new WriteOptions());
-  }
-
-  /** Level 0 files that start a compaction: as many memtables as fill {@link #LEVEL0_BYTES_BEFORE_COMPACTION}. */
-  private static int level0CompactionTrigger(long writeBufferBytes) {
-    long memtables = LEVEL0_BYTES_BEFORE_COMPACTION / writeBufferBytes;
-    return (int) Math.max(MIN_LEVEL0_TRIGGER, Math.min(MAX_LEVEL0_TRIGGER, memtables));
   }
 
   /** Opens (creating if needed) the database in {@code dir}. Blocking. */
