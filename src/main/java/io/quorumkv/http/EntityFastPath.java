@@ -6,6 +6,7 @@ import io.quorumkv.admission.LoopRequests;
 import io.quorumkv.replication.Quorum;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;
+import io.quorumkv.web.UnreadBodies;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -88,7 +89,7 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
     Quorum quorum;
     LongPredicate notModified;
     try {
-      if (hasBody(request)) {
+      if (UnreadBodies.hasBody(request)) {
         return false;
       }
       notModified = Preconditions.notModifiedOf(request.headers());
@@ -149,7 +150,7 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
     byte[] key;
     Quorum quorum;
     try {
-      if (hasBody(request) || Preconditions.ofWrite(request.headers(), false) != null) {
+      if (UnreadBodies.hasBody(request) || Preconditions.ofWrite(request.headers(), false) != null) {
         return false;
       }
       QueryParams params = QueryParams.of(request);
@@ -164,11 +165,6 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
     new Exchange(request, start, 0);
     entity.remove(request, key, quorum);
     return true;
-  }
-
-  /** Whether a body follows the head: chunks, or a length other than zero. */
-  private static boolean hasBody(HttpServerRequest request) {
-    return declaredLength(request) != 0;
   }
 
   /** The Content-Length of a request without Transfer-Encoding; -1 when it has none or it is chunked. */

@@ -205,14 +205,15 @@ final class EntityHandler {
         params.optionalInteger("from", "a positive integer"), current.defaultFrom(), current.readSize());
   }
 
-  /**
-   * Absolute expiry for a {@code ttl} in milliseconds, {@link Record#NEVER} without one. A ttl so
-   * large that now + ttl overflows is clamped to the largest time, so it never wraps into the past.
-   */
+  /** The expiry the request's {@code ttl} parameter asks for. */
   long expiryOf(QueryParams params) {
     return expiryOf(params.optionalInteger("ttl", TTL_EXPECTED));
   }
 
+  /**
+   * Absolute expiry for a {@code ttl} in milliseconds, {@link Record#NEVER} without one. A ttl so
+   * large that now + ttl overflows is clamped to the largest time, so it never wraps into the past.
+   */
   private long expiryOf(String ttlText) {
     if (ttlText == null) {
       return Record.NEVER;

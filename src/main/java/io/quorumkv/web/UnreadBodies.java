@@ -31,7 +31,7 @@ public final class UnreadBodies {
   }
 
   /** Whether a body follows the head: a length above zero, or chunks. */
-  private static boolean hasBody(HttpServerRequest request) {
+  public static boolean hasBody(HttpServerRequest request) {
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null || length != null && !length.trim().equals("0");
   }
