@@ -24,11 +24,15 @@ import java.util.function.IntConsumer;
  * Asked from an event loop, the drain is queued when the loop's turn ends, so the requests of
  * one turn make one group and wake a worker once; a lone request waits for nothing else.
  *
- * <p>Each calling thread (an event loop) queues into a lane of its own, given round robin, and
- * each lane has at most one drain queued or running on the {@link StorageExecutor}: what one
- * event loop asks for in one go, such as the records of a replica batch, becomes one group
- * instead of being spread over several workers. A drain takes up to {@link #MAX_GROUP}
- * requests and queues the next drain behind the other storage tasks instead of looping.
+ * <p>Each calling thread (an event loop) queues into a lane of its own, given round robin: what
+ * one event loop asks for in one go, such as the records of a replica batch, becomes one group
+ * instead of being spread over several workers. A lane has up to as many drains queued or
+ * running on the {@link StorageExecutor} as there are lanes (one a worker): with one, the
+ * requests of a turn that ended while its drain ran waited for that drain and then their own,
+ * and under steady load each event loop's connections fell into step behind one drain after
+ * another. A drain takes up to {@link #MAX_GROUP} requests and queues the next drain behind the
+ * other storage tasks instead of looping. Concurrent drains are safe: {@link Store#applyAll}
+ * merges each key under its lock.
  */
 public final class GroupedStorage {
   static final int MAX_GROUP = 128;
@@ -41,12 +45,14 @@ public final class GroupedStorage {
   /** Requests added to a lane and not yet taken by a worker. */
   private final AtomicInteger waiting = new AtomicInteger();
   private final ThreadLocal<Lane> callerLane;
+  private final int drainsPerLane;
 
   public GroupedStorage(Vertx vertx, Store store, StorageExecutor executor, int lanes) {
     this.vertx = vertx;
     this.store = store;
     this.executor = executor;
     this.lanes = new Lane[lanes];
+    this.drainsPerLane = lanes;
     Arrays.setAll(this.lanes, i -> new Lane());
     this.callerLane = ThreadLocal.withInitial(() -> this.lanes[Math.floorMod(lanesGiven.getAndIncrement(), lanes)]);
   }
@@ -110,21 +116,42 @@ public final class GroupedStorage {
 
   private final class Lane {
     private final ConcurrentLinkedQueue<Pending<?>> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean drainQueued = new AtomicBoolean();
+    private final AtomicBoolean turnEndDeferred = new AtomicBoolean();
+    /** Drains queued or running. */
+    private final AtomicInteger drains = new AtomicInteger();
 
     void add(Pending<?> request) {
       waiting.incrementAndGet();
       queue.add(request);
-      if (drainQueued.compareAndSet(false, true) && !TurnEnd.defer(this::queueDrain)) {
-        queueDrain();
+      if (turnEndDeferred.compareAndSet(false, true) && !TurnEnd.defer(this::atTurnEnd)) {
+        atTurnEnd();
       }
     }
 
-    private void queueDrain() {
+    private void atTurnEnd() {
+      turnEndDeferred.set(false);
+      queueDrainIfRoom();
+    }
+
+    /**
+     * Queues a drain when requests wait and the lane has room for one more. A request added while
+     * the lane is full is taken by the drain whose end makes room: it checks the queue after
+     * giving its place back, as the request's turn end checks the drains after adding it.
+     */
+    private void queueDrainIfRoom() {
+      int running;
+      do {
+        running = drains.get();
+        if (running >= drainsPerLane || queue.isEmpty()) {
+          return;
+        }
+      } while (!drains.compareAndSet(running, running + 1));
+      AtomicBoolean started = new AtomicBoolean();
       executor.submit(() -> {
+        started.set(true);
         drain();
         return null;
-      }).onFailure(this::failAll);
+      }).onFailure(cause -> failAll(cause, !started.get()));
     }
 
     /** Runs on a storage worker. */
@@ -148,12 +175,8 @@ public final class GroupedStorage {
         }
         throw e;
       } finally {
-        drainQueued.set(false);
-        // A request added after the poll loop ended but before the flag was cleared found a drain
-        // still queued and queued none of its own: take it on here.
-        if (!queue.isEmpty() && drainQueued.compareAndSet(false, true)) {
-          queueDrain();
-        }
+        drains.decrementAndGet();
+        queueDrainIfRoom();
       }
     }
 
@@ -207,14 +230,19 @@ public final class GroupedStorage {
       }
     }
 
-    /** The executor refused the drain (storage stopped): nothing will take the queued requests. */
-    private void failAll(Throwable cause) {
+    /**
+     * The drain failed: refused by the executor (storage stopped, so nothing will take the queued
+     * requests, and the drain never ran to give its place back) or ended by an Error.
+     */
+    private void failAll(Throwable cause, boolean neverRan) {
       Pending<?> request;
       while ((request = queue.poll()) != null) {
         waiting.decrementAndGet();
         request.promise().fail(cause);
       }
-      drainQueued.set(false);
+      if (neverRan) {
+        drains.decrementAndGet();
+      }
     }
   }
 }
