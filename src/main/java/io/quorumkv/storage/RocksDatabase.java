@@ -11,7 +11,6 @@ import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
-import org.rocksdb.Priority;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
@@ -155,12 +154,6 @@ public final class RocksDatabase implements AutoCloseable {
   public static RocksDatabase open(Path dir, StorageConfig config) {
     RocksDB.loadLibrary();
     NativeLibraryCopies.deleteLoaded();
-    // Flushes (RocksDB's high-priority pool) run niced, process-wide: every few seconds under
-    // writes a flush took a core from the requests on a 2-core node, their answers slowed past
-    // what a fixed-rate client allows, and its backlog grew (PUT p99 at half of saturation 97 ->
-    // 17 ms). Compactions keep their priority: niced, they fell behind and later reads searched
-    // more files. A flush starved under saturation stalls writes until it gets its turn.
-    Env.getDefault().lowerThreadPoolCPUPriority(Priority.HIGH);
     try {
       return new RocksDatabase(dir, config);
     } catch (RocksDBException e) {
