@@ -45,14 +45,12 @@ public final class GroupedStorage {
   /** Requests added to a lane and not yet taken by a worker. */
   private final AtomicInteger waiting = new AtomicInteger();
   private final ThreadLocal<Lane> callerLane;
-  private final int drainsPerLane;
 
   public GroupedStorage(Vertx vertx, Store store, StorageExecutor executor, int lanes) {
     this.vertx = vertx;
     this.store = store;
     this.executor = executor;
     this.lanes = new Lane[lanes];
-    this.drainsPerLane = lanes;
     Arrays.setAll(this.lanes, i -> new Lane());
     this.callerLane = ThreadLocal.withInitial(() -> this.lanes[Math.floorMod(lanesGiven.getAndIncrement(), lanes)]);
   }
@@ -142,7 +140,7 @@ public final class GroupedStorage {
       int running;
       do {
         running = drains.get();
-        if (running >= drainsPerLane || queue.isEmpty()) {
+        if (running >= lanes.length || queue.isEmpty()) {
           return;
         }
       } while (!drains.compareAndSet(running, running + 1));
