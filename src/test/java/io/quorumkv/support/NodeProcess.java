@@ -62,6 +62,7 @@ public final class NodeProcess implements AutoCloseable {
 
   private static NodeProcess start(Path logFile, FakeClock clock, String classpath, List<String> jvmOptions,
                                    String... args) throws IOException {
+    TestTier.requireProcessTier();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+ExitOnOutOfMemoryError"));
     command.addAll(jvmOptions);

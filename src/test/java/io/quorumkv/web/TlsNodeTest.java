@@ -4,6 +4,7 @@ import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.TestCertificates;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
@@ -43,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * expired or a foreign one get, and a certificate replaced under load. Certificates come from the
  * project's own scripts/make-certs.sh; curl is the client where the issue names it.
  */
+@ProcessTier
 class TlsNodeTest {
   private static final String SECRET = "tls-node-test-secret";
 
