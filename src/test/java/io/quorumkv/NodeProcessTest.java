@@ -2,6 +2,7 @@ package io.quorumkv;
 
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessTier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The node as a process: durability through kill -9, a clean SIGTERM, and conf errors as one line. */
+@ProcessTier
 class NodeProcessTest {
 
   @TempDir

@@ -1,6 +1,7 @@
 package io.quorumkv;
 
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * warnings a user would have to learn to ignore (about JDK internals, and its unused CP subsystem).
  * The nodes run with the JVM options the jar's manifest gives {@code java -jar} (pom.xml).
  */
+@ProcessTier
 class NodeStartLogTest {
   @TempDir
   Path dir;

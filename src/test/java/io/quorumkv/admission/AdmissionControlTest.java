@@ -5,6 +5,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.GatedStore;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonObject;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * requests already admitted go on. Requests are held in flight here by sending only half of
  * their body, so the bound is reached without racing anything.
  */
+@ProcessTier
 class AdmissionControlTest {
   private static final int BOUND = 4;
   private static final Pattern SHED = Pattern.compile("quorumkv_requests_shed_total\\{reason=\"([a-z_]+)\"[^}]*} ([0-9.]+)");

@@ -6,6 +6,7 @@ import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.RawHttp;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +46,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * normally right after. Before the byte budget a node at 256 MiB answered none of 16 such
  * uploads, logged {@code OutOfMemoryError} hundreds of times and never answered again.
  */
+@ProcessTier
 class UploadOverloadTest {
   private static final int VALUE_BYTES = (int) NodeConfig.DEFAULT_MAX_BODY_BYTES;
   /** The nodes' heap, with their GC pauses in their logs, so that a slow /v0/status can be told from a pause. */

@@ -5,7 +5,9 @@ import io.quorumkv.support.BulkWrites;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.RawHttp;
+import io.quorumkv.support.Soak;
 import io.quorumkv.support.TestFiles;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonArray;
@@ -42,21 +44,31 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Backups and restores end to end, with real node processes and the restore tool as its own
- * process. Three nodes take 100,000 keys at the default 2-of-3 quorum, some deleted and some with a
- * TTL, and a cluster backup, copied off the nodes' data directories as an operator would. Then
- * 10,000 keys are overwritten and 5,000 deleted, and the tests restore: into the same cluster after
- * one node lost its disk; a rollback of one range; into a fresh cluster of four nodes, with the
- * tool and a receiving node killed midway; and into a cluster that a fourth node joins meanwhile. Anti-entropy is slowed to once an hour, so that only the
- * restore can bring back what a test checks.
+ * process. Three nodes take {@link #KEYS} keys at the default 2-of-3 quorum, some deleted and some
+ * with a TTL, and a cluster backup, copied off the nodes' data directories as an operator would. Then
+ * a tenth of the keys are overwritten and a twentieth deleted, and the tests restore: into the same
+ * cluster after one node lost its disk; a rollback of one range; into a fresh cluster of four nodes,
+ * with the tool and a receiving node killed midway; and into a cluster that a fourth node joins
+ * meanwhile. Anti-entropy is slowed to once an hour, so that only the restore can bring back what a
+ * test checks.
+ *
+ * <p>A soak ({@link Soak}): 20,000 keys in CI, 100,000 with {@code -Dsoak=full} (or
+ * {@code -Dbackup.keys=N}). The restore tool's rates scale with the keys, so that its runs last as
+ * long at either size and the kills and the join still land midway.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ProcessTier
 class BackupRestoreTest {
   private static final String TOKEN = "backup-test-token";
-  private static final int KEYS = 100_000;
-  private static final int DELETED_BEFORE = 2_000;
+  private static final int KEYS = Soak.size("backup.keys", 20_000, 100_000);
+  private static final int DELETED_BEFORE = KEYS / 50;
   private static final int WITH_TTL = 500;
-  private static final int OVERWRITTEN = 10_000;
-  private static final int DELETED_AFTER = 5_000;
+  private static final int OVERWRITTEN = KEYS / 10;
+  private static final int DELETED_AFTER = KEYS / 20;
+  /** Records a second for the runs that are killed midway: about 12 s of work at either size. */
+  private static final int SLOW_RATE = KEYS / 12;
+  /** Records a second for the run a node joins during: about 25 s of work at either size. */
+  private static final int JOIN_RATE = KEYS / 25;
   private static final String BACKUP = "nightly";
   private static final JsonObject CONF = new JsonObject()
       .put("adminToken", TOKEN)
@@ -177,13 +189,14 @@ class BackupRestoreTest {
   @Order(2)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void aRollbackMakesItsRangeReadAsInTheBackupAndLeavesTheRestAlone() throws Exception {
-    String start = key(20_000);
-    String end = key(23_000);
+    String start = key(KEYS / 5);
+    String end = key(KEYS * 23 / 100);
     Http http = source.http(1);
     for (int i = 0; i < 20; i++) {
-      assertEquals(201, http.put("/v0/entity?id=" + key(20_000 + i * 100) + "-new", "born-after-backup").statusCode());
+      assertEquals(201, http.put("/v0/entity?id=" + key(KEYS / 5 + i * KEYS / 1_000) + "-new", "born-after-backup")
+          .statusCode());
     }
-    assertEquals(201, http.put("/v0/entity?id=" + key(25_000) + "-new", "outside").statusCode());
+    assertEquals(201, http.put("/v0/entity?id=" + key(KEYS / 4) + "-new", "outside").statusCode());
     Map<String, String> before = clusterLive(source, 0, null, null);
 
     Run run = restore(work.resolve("rollback"), "--from", offsite.toString(), "--url", source.url(2),
@@ -241,7 +254,7 @@ class BackupRestoreTest {
     Path progress = out.resolve("progress.json");
     String[] args = {"--from", offsite.resolve("node-0").toString(), "--from", offsite.resolve("node-1").toString(),
         "--from", offsite.resolve("node-2").toString(), "--url", fresh.url(0), "--token", TOKEN,
-        "--rate", "8000", "--progress", progress.toString()};
+        "--rate", Integer.toString(SLOW_RATE), "--progress", progress.toString()};
     Process first = start(out.resolve("run-1"), args);
     Await.until("the first run confirmed some records", Duration.ofSeconds(60), () -> Files.exists(progress));
     first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -281,8 +294,8 @@ class BackupRestoreTest {
         .put("transfer", new JsonObject().put("recordsPerSecond", 20_000)));
     Path out = work.resolve("during-join");
     Path progress = out.resolve("progress.json");
-    String[] args = {"--from", offsite.toString(), "--url", target.url(0), "--token", TOKEN, "--rate", "4000",
-        "--progress", progress.toString()};
+    String[] args = {"--from", offsite.toString(), "--url", target.url(0), "--token", TOKEN, "--rate",
+        Integer.toString(JOIN_RATE), "--progress", progress.toString()};
     Process restoring = start(out.resolve("run-1"), args);
     Await.until("the restore confirmed some records", Duration.ofSeconds(60), () -> Files.exists(progress));
     int joined = target.addNode(new JsonObject());

@@ -3,7 +3,9 @@ package io.quorumkv.cluster;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
+import io.quorumkv.support.Soak;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,9 +32,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Anti-entropy, black-box: three node processes, a replica that missed writes and deletes for
  * good (hints dropped at once, no client reads the keys), and tombstones that must outlive a
  * replica's absence. Every check reads each replica's own copy over its internal endpoint.
+ *
+ * <p>A soak ({@link Soak}): 2,000 keys a test in CI, 6,000 with {@code -Dsoak=full} (or
+ * {@code -Dantientropy.keys=N}).
  */
+@ProcessTier
 class AntiEntropyTest {
-  private static final int KEYS = 6_000;
+  private static final int KEYS = Soak.size("antientropy.keys", 2_000, 6_000);
   private static final Duration CONVERGE = Duration.ofSeconds(60);
   private static final int WRITERS = 8;
 

@@ -13,7 +13,9 @@ import io.quorumkv.support.LastWriteWinsChecker;
 import io.quorumkv.support.Nemesis;
 import io.quorumkv.support.NodeRecords;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.RecordingWriters;
+import io.quorumkv.support.Soak;
 import io.quorumkv.support.Write;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
@@ -63,22 +65,23 @@ import static org.junit.jupiter.api.Assertions.fail;
  * key back, no value nobody wrote); finally the copies on each key's home set must be the same, and
  * no node may have exited after Hazelcast refused its join for the cluster state.
  *
- * <p>By default (as part of {@code mvn test}) a short run: one round of the fault schedule, a kill
- * every third step, each other kind once (8 steps), and a topology change at the start of each step
- * that is not a kill (join, leave or removal, join, the other, join), about a minute and a half of
- * faults.
- * {@code scripts/chaos.sh} runs it for ten minutes with a kill every other step, so a change every
- * other step.
+ * <p>A soak ({@link Soak}). In CI ({@code mvn verify}) a short run: one round of the fault schedule, a
+ * kill every third step, each other kind once (8 steps), and a topology change at the start of each
+ * step that is not a kill (join, leave or removal, join, the other, join), about a minute and a half
+ * of faults. At full size ({@code -Dsoak=full}, or {@code scripts/chaos.sh}) ten minutes with a kill
+ * every other step, so a change every other step, and a change that does not end fails the run.
  *
- * <p>System properties: {@code chaos.seconds} (faults at least this long, default 0: one round),
- * {@code chaos.killEvery} (default 3), {@code chaos.changeEvery} (default 1), {@code chaos.seed}
+ * <p>System properties: {@code chaos.seconds} (faults at least this long, default 0: one round; 600
+ * at full size), {@code chaos.killEvery} (default 3; 2 at full size), {@code chaos.changeEvery}
+ * (default 1), {@code chaos.seed}
  * (replays a run's schedule), {@code chaos.skew=false} and {@code chaos.partitions=false} (leave
  * those faults out), {@code chaos.faults=KILL,PAUSE,...,RESTART_DURING_HEAL,JOIN,LEAVE,REMOVE} (only
  * these kinds), {@code chaos.rate} (writes per second, default 150), {@code chaos.keys} (keys written at a time,
  * default 300), {@code chaos.changesMustEnd} (a topology change that stalls fails the run too,
- * not only lost or resurrected data; default false, {@code scripts/chaos.sh} sets it). Without
+ * not only lost or resurrected data; default false, true at full size). Without
  * iptables rights or libfaketime, partitions or skews are left out with a printed note.
  */
+@ProcessTier
 class ChaosTest {
   private static final int NODES = 3;
   private static final String FAULTS = "KILL,PAUSE,ISOLATE,CUT_LINK,SKEW,RESTART_DURING_HEAL,JOIN,LEAVE,REMOVE";
@@ -134,7 +137,7 @@ class ChaosTest {
 
   @Test
   void noAcknowledgedWriteIsLostUnderKillsPausesPartitionsClockSkewsAndTopologyChanges() {
-    long seconds = Long.getLong("chaos.seconds", 0);
+    long seconds = Soak.size("chaos.seconds", 0, 600);
     assertTimeoutPreemptively(Duration.ofSeconds(seconds).plus(OVERHEAD), () -> run(Duration.ofSeconds(seconds)));
   }
 
@@ -204,7 +207,7 @@ class ChaosTest {
       kinds.remove(Nemesis.Fault.SKEW);
     }
     System.out.println("chaos: faults " + kinds);
-    nemesis = new Nemesis(cluster, firewall, writers, new Nemesis.Settings(kinds, Integer.getInteger("chaos.killEvery", 3),
+    nemesis = new Nemesis(cluster, firewall, writers, new Nemesis.Settings(kinds, Soak.size("chaos.killEvery", 3, 2),
         Integer.getInteger("chaos.changeEvery", 1), MAX_SKEW_MS, seed), origin, System.out);
     writers.start();
     long faultsStarted = System.nanoTime();
@@ -293,8 +296,9 @@ class ChaosTest {
     System.out.print(report);
     // A change that stalls breaks no data promise, and one in a few dozen still does (a node whose
     // Hazelcast calls keep timing out after a restart amid clock jumps, issue 42): the one-round
-    // run of mvn test reports it and fails on data alone; scripts/chaos.sh fails on both.
-    boolean changesMustEnd = Boolean.parseBoolean(System.getProperty("chaos.changesMustEnd", "false"));
+    // run of CI reports it and fails on data alone; the full size fails on both.
+    boolean changesMustEnd = Boolean.parseBoolean(System.getProperty("chaos.changesMustEnd",
+        Boolean.toString(Soak.isFull())));
     if (!findings.isEmpty() || !divergent.isEmpty() || !nemesis.frozenExits().isEmpty()
         || changesMustEnd && !nemesis.changeProblems().isEmpty()) {
       fail("chaos run with seed " + seed + " broke the store's promises:\n" + report);

@@ -4,6 +4,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.RawHttp;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -57,6 +58,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * can pick the freshest version. A cluster secret is set, so the nodes' range streams carry it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ProcessTier
 class ClusterRangeTest {
   private static final int KEYS = 100_000;
   /** Set, so that the nodes' range streams must carry it. */

@@ -4,6 +4,7 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * are distinct, and the counter ends at their number, give or take the writes whose outcome the
  * client could not know (a 5xx or a broken connection), which the test counts.
  */
+@ProcessTier
 class CompareAndSetTest {
   private static final int CLIENTS = 16;
   private static final int INCREMENTS = 80;

@@ -4,6 +4,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A stopping node closes the streams its peers keep open to it instead of waiting out its
  * shutdown timeout for them.
  */
+@ProcessTier
 class ConnectAheadTest {
   private static final Duration OPENED = Duration.ofSeconds(30);
   private static final long SHUTDOWN_TIMEOUT_MS = 30_000;

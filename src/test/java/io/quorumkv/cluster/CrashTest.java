@@ -6,6 +6,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.web.ApiHeaders;
@@ -46,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * node and every replica must hold the same record. Right after each restart, the restarted
  * node's versions must not be ahead of the wall clock (else its writes beat later ones).
  */
+@ProcessTier
 class CrashTest {
   private static final int WRITERS = 4;
   private static final int KEYS_PER_WRITER = 25;

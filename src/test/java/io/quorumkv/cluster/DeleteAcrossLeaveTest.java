@@ -7,6 +7,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.support.TopologyView;
 import io.vertx.core.json.JsonObject;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * key's other owner. A confirmation from before the change must not let A purge its tombstone:
  * before the fix it did, and anti-entropy then copied the old value back from B to A.
  */
+@ProcessTier
 class DeleteAcrossLeaveTest {
   private static final int A = 0;
   private static final int B = 1;

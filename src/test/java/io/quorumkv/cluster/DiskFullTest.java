@@ -3,6 +3,7 @@ package io.quorumkv.cluster;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * hints kept for the full node are delivered, and every acknowledged write reads back from all
  * three replicas. Skipped, with the reason, where a tmpfs cannot be mounted.
  */
+@ProcessTier
 class DiskFullTest {
   private static final int FULL = 2;
   private static final String SIZE = "48m";

@@ -5,6 +5,7 @@ import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.support.FakeClock;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * through the skewed node and a correct one in either order, the later wins through every node,
  * for PUT and DELETE, at 1/1 (a key whose one replica is node 1) and at 2/3.
  */
+@ProcessTier
 class FakeTimeSkewTest {
   private static final int SKEWED = 2;
 

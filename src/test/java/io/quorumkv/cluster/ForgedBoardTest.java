@@ -6,6 +6,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReadBack;
 import io.quorumkv.support.TopologyView;
 import io.vertx.core.json.JsonArray;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the board. Every key written before reads back through every node, and a node added afterwards
  * (the forger still in the group) joins and takes its share.
  */
+@ProcessTier
 class ForgedBoardTest {
   private static final String SECRET = "forged-board-test-secret";
   private static final String TOPOLOGY_MAP = "quorumkv.topology";

@@ -6,6 +6,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * is {@code ACTIVE} again it joins, and a PUT at {@code ack=2&from=3} through it gives 201 and reads
  * back through another node.
  */
+@ProcessTier
 class FrozenJoinTest {
   /** Three JVMs on 2 cores shared with other builds. */
   private static final Duration START_TIMEOUT = Duration.ofSeconds(180);

@@ -6,6 +6,7 @@ import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
 import io.quorumkv.support.NodeProcesses;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in progress) after which the leaver's keys are on the last node, the leaver's process has
  * ended with status 0, and it refuses to start again on the same data.
  */
+@ProcessTier
 class MembershipAdminTest {
   private static final String TOKEN = "membership-test-token";
   private static final int A = 0;

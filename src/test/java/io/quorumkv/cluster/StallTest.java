@@ -6,6 +6,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.web.ApiHeaders;
 import io.vertx.core.json.JsonObject;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * freezes the replica past the failure detector: it is declared down, writes skip it at once,
  * and after {@code SIGCONT} it rejoins and gets what it missed.
  */
+@ProcessTier
 class StallTest {
   private static final int STALLED = 2;
   private static final int COORDINATOR = 0;

@@ -7,6 +7,7 @@ import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.FakeClock;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReadBack;
 import io.quorumkv.support.TopologyView;
 import io.vertx.core.json.JsonObject;
@@ -43,6 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * stable, since nodes apply the cutover moments apart and would otherwise send the key's
  * conditional writes to two first replicas at once; a key whose first replica stays takes them.
  */
+@ProcessTier
 class TransferRefusalTest {
   private static final int KEYS = 300;
   /** Far more than the default maxClockOffsetMs (1 s), and than the time a node takes to start on a loaded machine. */

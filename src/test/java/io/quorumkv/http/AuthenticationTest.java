@@ -2,6 +2,7 @@ package io.quorumkv.http;
 
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonArray;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the 401/403/2xx matrix over every endpoint family, the refusal metrics, and nodes configured
  * with fewer tokens or none.
  */
+@ProcessTier
 class AuthenticationTest {
   private static final String READER = "reader-7f3a9c";
   private static final String WRITER = "writer-2b8e41";

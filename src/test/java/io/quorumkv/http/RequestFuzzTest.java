@@ -2,6 +2,7 @@ package io.quorumkv.http;
 
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessTier;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fails), {@code -Dfuzz.threads=T} (8), {@code -Dfuzz.maxDiskMb=MB} (2048). A summary line
  * starting with {@code RequestFuzzTest summary} gives the figures; scripts/fuzz.sh runs a million.
  */
+@ProcessTier
 class RequestFuzzTest {
   private static final int BODY_LIMIT = 64 * 1024;
   private static final String ADMIN_TOKEN = "fuzz-admin-" + UUID.randomUUID();

@@ -4,6 +4,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.support.TestCertificates;
 import io.vertx.core.json.JsonObject;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * nodes: replica batches, hinted handoff, anti-entropy exchanges, and a fourth node's join with its
  * transfers. Each check reads the replicas' own copies over their internal endpoints.
  */
+@ProcessTier
 class TlsClusterTest {
   private static final int KEYS = 600;
   private static final Duration CONVERGE = Duration.ofSeconds(90);

@@ -5,6 +5,7 @@ import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.web.ApiHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * an older copy of such a key is still refused, while a key it never stored is written without a
  * read (as its metrics count).
  */
+@ProcessTier
 class NewKeyWriteProcessTest {
   /** A version of the node's clock format (milliseconds above a 16-bit counter). */
   private static final int COUNTER_BITS = 16;

@@ -194,24 +194,29 @@ public final class TestCluster implements AutoCloseable {
 
   /** Ports are picked from here up to the kernel's ephemeral range (see {@link #freePorts}). */
   private static final int LOWEST_PORT = 10_000;
+  /** Test JVMs that run at once (pom.xml's forks) each pick from a slice of their own. */
+  private static final int PORT_SLICES = 4;
 
   /**
    * Ports free when picked (the topology must be written before any node starts), below the
    * kernel's ephemeral range: a port from that range can be taken, between the pick and the
    * node's bind, as the local port of any outgoing connection of this machine (a peer's
-   * Hazelcast or HTTP client), which failed starts with "address already in use".
+   * Hazelcast or HTTP client), which failed starts with "address already in use". Each
+   * {@linkplain TestTier#fork fork} picks from its own slice of that span, so that two test JVMs
+   * running at once never pick the same free port in the moment before either binds it.
    */
   public static List<Integer> freePorts(int count) {
-    int below = ephemeralRangeStart();
+    int slice = (ephemeralRangeStart() - LOWEST_PORT) / PORT_SLICES;
+    int lowest = LOWEST_PORT + (TestTier.fork() - 1) % PORT_SLICES * slice;
     List<Integer> ports = new ArrayList<>();
     for (int attempt = 0; ports.size() < count && attempt < 1_000; attempt++) {
-      int port = LOWEST_PORT + ThreadLocalRandom.current().nextInt(below - LOWEST_PORT);
+      int port = lowest + ThreadLocalRandom.current().nextInt(slice);
       if (!ports.contains(port) && canBind(port)) {
         ports.add(port);
       }
     }
     if (ports.size() < count) {
-      throw new AssertionError("no " + count + " free ports between " + LOWEST_PORT + " and " + below);
+      throw new AssertionError("no " + count + " free ports between " + lowest + " and " + (lowest + slice));
     }
     return ports;
   }

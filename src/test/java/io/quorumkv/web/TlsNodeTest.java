@@ -4,6 +4,7 @@ import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
+import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.TestCertificates;
 import io.quorumkv.support.TestCluster;
 import io.vertx.core.json.JsonObject;
@@ -32,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -43,6 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * expired or a foreign one get, and a certificate replaced under load. Certificates come from the
  * project's own scripts/make-certs.sh; curl is the client where the issue names it.
  */
+@ProcessTier
 class TlsNodeTest {
   private static final String SECRET = "tls-node-test-secret";
 
@@ -176,15 +179,18 @@ class TlsNodeTest {
     start(new JsonObject().put("reloadCheckMs", 300));
     BigInteger first = servedSerial();
     AtomicBoolean running = new AtomicBoolean(true);
+    AtomicLong made = new AtomicLong();
     ExecutorService clients = Executors.newFixedThreadPool(8);
     List<Future<long[]>> tallies = new ArrayList<>();
     for (int c = 0; c < 8; c++) {
       int client = c;
-      tallies.add(clients.submit(() -> load(client, running)));
+      tallies.add(clients.submit(() -> load(client, running, made)));
     }
     List<BigInteger> serials = new ArrayList<>(List.of(first));
     for (int round = 0; round < 3; round++) {
-      Thread.sleep(700); // let the load run between replacements
+      long before = made.get();
+      Await.until("the clients made 50 more requests on this certificate", Duration.ofSeconds(30),
+          () -> made.get() >= before + 50);
       Files.delete(certs.node("127.0.0.1"));
       certs.run(Map.of(), "127.0.0.1");
       if (round == 2) {
@@ -209,8 +215,8 @@ class TlsNodeTest {
     System.out.printf("TlsNodeTest: %d requests during 3 certificate reloads, none failed%n", requests);
   }
 
-  /** {requests, failures} of one client until {@code running} turns false. */
-  private long[] load(int client, AtomicBoolean running) {
+  /** {requests, failures} of one client until {@code running} turns false; every request counted in {@code made}. */
+  private long[] load(int client, AtomicBoolean running, AtomicLong made) {
     boolean freshConnections = client % 2 == 0;
     HttpClient shared = certs.clientWith(null, null);
     long requests = 0;
@@ -233,6 +239,7 @@ class TlsNodeTest {
         break;
       }
       requests += 2;
+      made.addAndGet(2);
     }
     return new long[] {requests, failures};
   }
