@@ -19,8 +19,9 @@ import java.util.List;
 /**
  * Tells a connection from another node of the cluster, under TLS: it showed a certificate the
  * handshake verified, issued by the cluster's CA. When the node also trusts a CA for clients, a
- * certificate from that CA passes the handshake too, so the issuer is checked here (once per TLS
- * session). Without TLS every connection passes: the cluster secret is then the only check.
+ * certificate from that CA passes the handshake too, so the issuer of the peer's own certificate,
+ * the chain's leaf, is checked here (once per TLS session); a CA certificate never counts as a
+ * node's. Without TLS every connection passes: the cluster secret is then the only check.
  */
 public final class PeerCertificates {
   private static final String VERDICT = "quorumkv.clusterPeer";
@@ -87,11 +88,14 @@ public final class PeerCertificates {
     if (clusterCas.isEmpty()) {
       return true;
     }
-    for (Certificate certificate : chain) {
-      for (PublicKey ca : clusterCas) {
-        if (certificate instanceof X509Certificate x509 && signedBy(x509, ca)) {
-          return true;
-        }
+    // The leaf alone: it is the certificate whose key the peer proved it holds. The rest of the chain
+    // is whatever the peer chose to send, and a client holds the cluster CA's certificate too.
+    if (!(chain[0] instanceof X509Certificate leaf) || leaf.getBasicConstraints() != -1) {
+      return false;
+    }
+    for (PublicKey ca : clusterCas) {
+      if (signedBy(leaf, ca)) {
+        return true;
       }
     }
     return false;

@@ -170,6 +170,47 @@ class TlsNodeTest {
   }
 
   /**
+   * A client holds the cluster CA's certificate (to trust the nodes), and curl sends whatever chain
+   * its certificate file holds. Only the leaf, the certificate whose key the client proved it holds,
+   * may make it a node: a client certificate followed by the cluster CA's, or by a node's, and a
+   * node certificate of another cluster's CA followed by this cluster's CA, reach no internal
+   * endpoint, even with the cluster secret. Before, the first two got past the certificate check,
+   * since any certificate of the chain signed by the cluster CA counted.
+   */
+  @Test
+  void aClientChainCarryingTheClusterCaOrANodeCertificateReachesNoInternalEndpoint() throws Exception {
+    Path dirOfCerts = dir.resolve("certs");
+    start(new JsonObject().put("clientCaFile", dirOfCerts.resolve("clients-ca.pem").toString()));
+    TestCertificates foreign = TestCertificates.make(dir.resolve("foreign-certs"));
+    Path client = dirOfCerts.resolve("client.pem");
+    Path clientKey = dirOfCerts.resolve("client-key.pem");
+    Map<String, List<Path>> chains = Map.of(
+        "client certificate + cluster CA", List.of(client, certs.ca(), clientKey),
+        "client certificate + node certificate", List.of(client, certs.node("127.0.0.1"), clientKey),
+        "foreign node certificate + cluster CA", List.of(foreign.node("127.0.0.1"), certs.ca(),
+            foreign.nodeKey("127.0.0.1")));
+    List<String> passed = new ArrayList<>();
+    for (Map.Entry<String, List<Path>> chain : chains.entrySet()) {
+      Path file = dir.resolve(chain.getKey().replace(' ', '-').replace("+", "and") + ".pem");
+      Files.writeString(file, Files.readString(chain.getValue().get(0)) + Files.readString(chain.getValue().get(1)));
+      for (InternalEndpoint endpoint : InternalEndpoint.values()) {
+        Curl answer = curl("-X", endpoint.method().name(), "--cacert", certs.ca().toString(), "--cert", file.toString(),
+            "--key", chain.getValue().get(2).toString(), "-H", InternalEndpoint.SECRET_HEADER + ": " + SECRET,
+            base + endpoint.path() + "?id=chained");
+        boolean refused = answer.exit() != 0 || (answer.status().equals("403")
+            && answer.output().contains("without a cluster certificate"));
+        if (!refused) {
+          passed.add(chain.getKey() + ": " + endpoint.method() + " " + endpoint.path() + " answered " + answer.status());
+        }
+      }
+    }
+    assertEquals(List.of(), passed, "internal requests that a chain got past the certificate check");
+    HttpResponse<byte[]> peer = new Http(base, certs.client()).send("GET", "/internal/v0/record?id=chained",
+        HttpRequest.BodyPublishers.noBody(), InternalEndpoint.SECRET_HEADER, SECRET);
+    assertEquals(404, peer.statusCode(), "a node's own certificate still reaches the endpoint");
+  }
+
+  /**
    * Eight clients write and read without pause, half of them on a new connection for every request,
    * while the node's certificate is replaced three times (twice seen by the file check, once by
    * {@code SIGHUP}): no request fails, and new connections get the new certificate.
