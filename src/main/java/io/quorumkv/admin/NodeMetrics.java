@@ -14,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.ByteBudget;
 import io.quorumkv.antientropy.AntiEntropy;
+import io.quorumkv.antientropy.PeerStatus;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.hints.HintedHandoff;
@@ -42,8 +43,11 @@ import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
@@ -68,12 +72,14 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Long> engineSnapshot = new ConcurrentHashMap<>();
   private final Map<String, Timer> storageTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
-  private final Map<NodeUrl, AtomicInteger> batchStreams = new ConcurrentHashMap<>();
+  private final Map<NodeUrl, OpenStreams> batchStreams = new ConcurrentHashMap<>();
   private final Map<String, Counter> boardRejections = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
   private final Map<ApiTokens.Refusal, Counter> authRefusals = new EnumMap<>(ApiTokens.Refusal.class);
   private final Counter writesSuperseded;
   private final HttpRequestMetrics requests;
+  /** Brings the per-peer series in step with the current peers; nothing until {@link #bind}. */
+  private volatile Runnable followPeers = () -> { };
 
   public NodeMetrics() {
     // Vert.x labels its HTTP client metrics with the request's method whatever it is: each new one
@@ -147,6 +153,10 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   /** {@code GET /metrics}: the registry in Prometheus text format. */
   @Override
   public void mount(Router router) {
+    router.get(PATH).handler(context -> {
+      followPeers.run();
+      context.next();
+    });
     router.get(PATH).handler(PrometheusScrapingHandler.create(registry));
     router.route(PATH).handler(ApiErrors.methodNotAllowed("GET"));
   }
@@ -179,10 +189,10 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private AtomicInteger batchStreamsTo(NodeUrl peer) {
     return batchStreams.computeIfAbsent(peer, p -> {
       AtomicInteger open = new AtomicInteger();
-      Gauge.builder("quorumkv_batch_streams", open, AtomicInteger::get).tag("peer", p.toString())
+      Meter gauge = Gauge.builder("quorumkv_batch_streams", open, AtomicInteger::get).tag("peer", p.toString())
           .description("open batch streams (replica connections) to a peer").register(registry);
-      return open;
-    });
+      return new OpenStreams(open, gauge);
+    }).count();
   }
 
   @Override
@@ -251,20 +261,23 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     FunctionCounter.builder("quorumkv_hints_delivered", hints, HintedHandoff::delivered).register(r);
     FunctionCounter.builder("quorumkv_hints_dropped", hints, HintedHandoff::dropped)
         .description("hints dropped past the hint window").register(r);
-    for (NodeUrl node : config.cluster()) {
-      if (!node.equals(config.url())) {
-        String target = node.toString();
-        Gauge.builder("quorumkv_hints_pending", hints, h -> h.pendingByTarget().getOrDefault(node, 0L))
-            .tag("target", target).description("hints waiting for a replica").register(r);
-      }
-    }
+    PeerSeries hintTargets = new PeerSeries(r, target -> List.of(
+        Gauge.builder("quorumkv_hints_pending", hints, h -> h.pendingByTarget().getOrDefault(target, 0L))
+            .tag("target", target.toString()).description("hints waiting for a replica").register(r)));
     FunctionCounter.builder("quorumkv_purge_passes", sweep, PurgeSweep::passes)
         .description("purge sweeps over the whole store completed").register(r);
     FunctionCounter.builder("quorumkv_purged_records", sweep, PurgeSweep::purgedTotal)
         .description("tombstones and expired records the purge sweep dropped").register(r);
-    for (NodeUrl peer : antiEntropy.status().keySet()) {
-      bindExchangeSeries(antiEntropy, peer);
-    }
+    PeerSeries exchangePeers = new PeerSeries(r, peer -> exchangeSeries(antiEntropy, peer));
+    followPeers = () -> {
+      Set<NodeUrl> peers = antiEntropy.status().keySet();
+      exchangePeers.follow(peers);
+      dropBatchStreamsOfDeparted(peers);
+      Set<NodeUrl> targets = new HashSet<>(peers);
+      targets.addAll(hints.pendingByTarget().keySet());
+      hintTargets.follow(targets);
+    };
+    followPeers.run();
     FunctionCounter.builder("quorumkv_range_records_scanned", storage, StorageService::rangeRecordsScanned).register(r);
     // Present from the start: most gets may never reach a worker.
     storageTimer("get");
@@ -301,25 +314,50 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
         .description("1 once the filter of stored keys knows every key stored before the node started").register(r);
   }
 
-  private void bindExchangeSeries(AntiEntropy antiEntropy, NodeUrl peer) {
+  /** A peer's open batch streams and their gauge. */
+  private record OpenStreams(AtomicInteger count, Meter gauge) {
+  }
+
+  /** Drops the batch-stream gauge of every peer that is gone from the topology and has no stream left. */
+  private void dropBatchStreamsOfDeparted(Set<NodeUrl> peers) {
+    batchStreams.entrySet().removeIf(entry -> {
+      if (peers.contains(entry.getKey()) || entry.getValue().count().get() != 0) {
+        return false;
+      }
+      registry.remove(entry.getValue().gauge());
+      return true;
+    });
+  }
+
+  /** The anti-entropy series of one peer; a peer gone between two scrapes reads as NaN until the next drops them. */
+  private List<Meter> exchangeSeries(AntiEntropy antiEntropy, NodeUrl peer) {
     String tag = peer.toString();
-    ToDoubleFunction<AntiEntropy> completed = ae -> ae.status().get(peer).completed();
-    ToDoubleFunction<AntiEntropy> failed = ae -> ae.status().get(peer).failed();
-    FunctionCounter.builder("quorumkv_antientropy_exchanges", antiEntropy, completed).tag("peer", tag)
-        .tag("outcome", "completed").description("anti-entropy exchanges this node started, by outcome").register(registry);
-    FunctionCounter.builder("quorumkv_antientropy_exchanges", antiEntropy, failed).tag("peer", tag)
-        .tag("outcome", "failed").description("anti-entropy exchanges this node started, by outcome").register(registry);
-    FunctionCounter.builder("quorumkv_antientropy_keys_repaired", antiEntropy, ae -> ae.status().get(peer).keysRepaired())
-        .tag("peer", tag).description("records copied either way by anti-entropy exchanges this node started")
-        .register(registry);
-    Gauge.builder("quorumkv_antientropy_last_completed_seconds", antiEntropy,
-            ae -> ae.status().get(peer).lastCompletedAt() / 1000.0)
-        .tag("peer", tag).description("when the latest exchange this node started completed (Unix time, 0 for never)")
-        .register(registry);
-    Gauge.builder("quorumkv_antientropy_confirmed_seconds", antiEntropy,
-            ae -> ae.status().get(peer).confirmedAt() / 1000.0)
-        .tag("peer", tag).description("start of the latest fully repaired exchange with the peer (Unix time, 0 for never)")
-        .register(registry);
+    ToDoubleFunction<AntiEntropy> completed = ae -> ofPeer(ae, peer, PeerStatus::completed);
+    ToDoubleFunction<AntiEntropy> failed = ae -> ofPeer(ae, peer, PeerStatus::failed);
+    return List.of(
+        FunctionCounter.builder("quorumkv_antientropy_exchanges", antiEntropy, completed).tag("peer", tag)
+            .tag("outcome", "completed").description("anti-entropy exchanges this node started, by outcome")
+            .register(registry),
+        FunctionCounter.builder("quorumkv_antientropy_exchanges", antiEntropy, failed).tag("peer", tag)
+            .tag("outcome", "failed").description("anti-entropy exchanges this node started, by outcome")
+            .register(registry),
+        FunctionCounter.builder("quorumkv_antientropy_keys_repaired", antiEntropy,
+                ae -> ofPeer(ae, peer, PeerStatus::keysRepaired))
+            .tag("peer", tag).description("records copied either way by anti-entropy exchanges this node started")
+            .register(registry),
+        Gauge.builder("quorumkv_antientropy_last_completed_seconds", antiEntropy,
+                ae -> ofPeer(ae, peer, PeerStatus::lastCompletedAt) / 1000.0)
+            .tag("peer", tag).description("when the latest exchange this node started completed (Unix time, 0 for never)")
+            .register(registry),
+        Gauge.builder("quorumkv_antientropy_confirmed_seconds", antiEntropy,
+                ae -> ofPeer(ae, peer, PeerStatus::confirmedAt) / 1000.0)
+            .tag("peer", tag).description("start of the latest fully repaired exchange with the peer (Unix time, 0 for never)")
+            .register(registry));
+  }
+
+  private static double ofPeer(AntiEntropy antiEntropy, NodeUrl peer, ToDoubleFunction<PeerStatus> figure) {
+    PeerStatus status = antiEntropy.status().get(peer);
+    return status == null ? Double.NaN : figure.applyAsDouble(status);
   }
 
   /** Keeps a fresh RocksDB snapshot (taken on a storage worker) for the gauges. */

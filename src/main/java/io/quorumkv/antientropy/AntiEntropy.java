@@ -123,8 +123,12 @@ public final class AntiEntropy {
     });
   }
 
-  /** Every other node's anti-entropy state, in topology order. */
+  /**
+   * Every other node's anti-entropy state, in topology order: the peers of the topology in force, also
+   * while exchanges are off or not yet due (a node that left is gone from it, a joiner is in it).
+   */
   public Map<NodeUrl, PeerStatus> status() {
+    followPeers();
     Map<NodeUrl, PeerStatus> status = new LinkedHashMap<>();
     progress.forEach((peer, state) -> status.put(peer, state.snapshot(confirmations.confirmedAt(peer))));
     return status;

@@ -6,6 +6,7 @@ import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
 import io.quorumkv.support.NodeProcesses;
+import io.quorumkv.support.PeerMetrics;
 import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
 import io.vertx.core.json.JsonObject;
@@ -97,6 +98,8 @@ class MembershipAdminTest {
     assertChange(removal, "remove", C);
     awaitStableWith(Set.of(nodes.url(A), nodes.url(B)), A, B);
     long removed = System.nanoTime();
+    PeerMetrics.assertExchangeSeriesFollow(nodes.http(A), Set.of(nodes.url(B)));
+    PeerMetrics.assertExchangeSeriesFollow(nodes.http(B), Set.of(nodes.url(A)));
     List<String> missing = new ArrayList<>();
     for (int i = 0; i < SHARED_KEYS; i++) {
       for (int node : new int[] {A, B}) {
@@ -132,6 +135,7 @@ class MembershipAdminTest {
             + transfersSeen.subList(0, Math.min(5, transfersSeen.size())));
     assertReadable(SOLE_KEYS, MembershipAdminTest::soleKey, A);
     assertReadable(SHARED_KEYS, MembershipAdminTest::sharedKey, A);
+    PeerMetrics.assertExchangeSeriesFollow(nodes.http(A), Set.of());
     assertAnswer(admin(A, MembershipAdmin.LEAVE), 409, "last node");
 
     NodeProcess again = nodes.launch(B);

@@ -11,6 +11,7 @@ import io.quorumkv.support.LastWriteWinsChecker.Read;
 import io.quorumkv.support.LastWriteWinsChecker;
 import io.quorumkv.support.LoadPhases;
 import io.quorumkv.support.NodeRecords;
+import io.quorumkv.support.PeerMetrics;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
@@ -225,6 +226,12 @@ class MembershipChangeTest {
     }
     long placementMillis = millisSince(step);
     failures.addAll(checkWidestFrom(hot, members));
+    // Two joiners, a restart and a leaver later, every member's /metrics names exactly the others.
+    for (int node : members) {
+      Set<String> others = new HashSet<>(cluster.memberUrls());
+      others.remove(cluster.url(node));
+      PeerMetrics.assertExchangeSeriesFollow(cluster.http(node), others);
+    }
 
     // The report.
     long outcomes = loadWrites.stream().filter(Write::acknowledged).count();
