@@ -230,9 +230,19 @@ public final class RemoteReplica implements Replica {
 
   private void answer(List<Waiting> batch, ReplicaFailure failure, HttpResponse<Buffer> response) {
     if (failure == null && response.statusCode() != 200) {
-      failure = new ReplicaFailure(ReplicaFailure.Kind.REFUSED, "refused with " + response.statusCode());
+      failure = ofBatchStatus(response.statusCode());
     }
     answer(batch, failure, failure != null ? null : response.body() == null ? Buffer.buffer() : response.body());
+  }
+
+  /**
+   * A batch the peer answered with another status than 200 took none of its operations, and says
+   * nothing of them: a 401 or 403 during a secret rotation, a 413, 500 or 503 may all pass. So none is
+   * {@link ReplicaFailure.Kind#REFUSED}, which would cost the write its hint; a 507 is a full disk.
+   */
+  static ReplicaFailure ofBatchStatus(int status) {
+    return status == 507 ? new ReplicaFailure(ReplicaFailure.Kind.DISK_FULL, DiskFullException.MESSAGE)
+        : new ReplicaFailure(ReplicaFailure.Kind.FAILED, "batch answered " + status);
   }
 
   private void answer(List<Waiting> batch, ReplicaFailure failure, Buffer body) {

@@ -11,8 +11,9 @@ public final class ReplicaFailure extends RuntimeException {
     /** No answer within the replica timeout (waiting for a connection included). */
     TIMEOUT,
     /**
-     * The node answered that it will not take the operation (a non-200 status, or a version too far
-     * ahead of its clock): sending it again, as a hint, is pointless.
+     * The node answered, for this operation, that it will never take it (a version too far ahead of
+     * its clock): sending it again, as a hint, is pointless. A status other than 200 for a whole
+     * batch is not this but {@link #FAILED} (or {@link #DISK_FULL} for 507): it may pass.
      */
     REFUSED,
     /** The replica's disk is full: it takes no writes until space is freed (reads go on). */

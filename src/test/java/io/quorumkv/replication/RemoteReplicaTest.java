@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -242,6 +244,26 @@ class RemoteReplicaTest {
   }
 
   /** Asks for {@code count} writes from one event-loop task, as a coordinator does while serving requests. */
+  /**
+   * A peer that answers a batch {@code POST} with a status other than 200 (one refusing batch streams,
+   * during a secret rotation, say) took nothing, and may take the writes later: the failure is never
+   * REFUSED, which would leave the write without a hint and make a replayed hint be dropped.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {400, 401, 403, 404, 413, 500, 503, 507})
+  void aBatchAnsweredWithAnotherStatusFailsItsWritesAsWorthAHint(int status) throws Exception {
+    startPeer(Transport.POST_ONLY);
+    peer.release();
+    peer.answerBatchesWith(status);
+    List<Future<WriteAnswer>> writes = write(0, 3);
+    for (Future<WriteAnswer> written : writes) {
+      ExecutionException failed = assertThrows(ExecutionException.class,
+          () -> written.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      assertEquals(status == 507 ? ReplicaFailure.Kind.DISK_FULL : ReplicaFailure.Kind.FAILED,
+          ReplicaFailure.kindOf(failed.getCause()), failed.getCause().getMessage());
+    }
+  }
+
   private List<Future<WriteAnswer>> write(int firstKey, int count) throws Exception {
     CompletableFuture<List<Future<WriteAnswer>>> asked = new CompletableFuture<>();
     vertx.runOnContext(ignored -> {
@@ -285,6 +307,7 @@ class RemoteReplicaTest {
     private final List<Runnable> held = new ArrayList<>();
     private boolean released;
     private int upgradesLeftUnanswered;
+    private volatile int batchStatus = 200;
     private final AtomicInteger upgradeRequests = new AtomicInteger();
 
     HeldPeer(Transport transport) {
@@ -312,7 +335,16 @@ class RemoteReplicaTest {
         });
         return;
       }
+      if (batchStatus != 200) {
+        request.body().onSuccess(body -> request.response().setStatusCode(batchStatus).end("no"));
+        return;
+      }
       request.body().onSuccess(body -> take(body, "post", answers -> request.response().end(answers)));
+    }
+
+    /** Every batch POST from now on answered with this status, its operations untaken. */
+    void answerBatchesWith(int status) {
+      batchStatus = status;
     }
 
     private void take(Buffer body, String carrier, Consumer<Buffer> reply) {
