@@ -113,11 +113,12 @@ final class RestoreHandler {
   }
 
   /**
-   * The record's value, or a tombstone, written at a fresh version to every replica of the key
-   * (at most the cluster's default {@code from}): for a rollback, which must win over newer writes.
+   * The record's value, or a tombstone, written at a fresh version to the key's whole default home
+   * set: for a rollback, which must win over newer writes wherever they went. The default {@code from}
+   * is every node, so no copy of either side, the backup's or the cluster's, is left out.
    */
   private Future<Boolean> rewrite(byte[] key, Record record) {
-    int from = Math.min(record.replicas(), topology.current().defaultFrom());
+    int from = topology.current().defaultFrom();
     Quorum all = new Quorum(from, from);
     Future<Long> written = record.tombstone()
         ? coordinator.delete(key, all)

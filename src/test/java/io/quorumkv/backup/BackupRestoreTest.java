@@ -7,6 +7,7 @@ import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.RawHttp;
+import io.quorumkv.support.ReplicaCopy;
 import io.quorumkv.support.Soak;
 import io.quorumkv.support.TestFiles;
 import io.quorumkv.web.ApiHeaders;
@@ -311,6 +312,38 @@ class BackupRestoreTest {
     Await.until("the join is done", Duration.ofMinutes(3), target::stableEverywhere, target::topologyViews);
     for (int node = 0; node <= joined; node++) {
       assertSameRecords(atBackup, clusterLive(target, node, null, null), "after the join, through node " + node);
+    }
+  }
+
+  /**
+   * A key written to one replica before a backup and to all three after it is rolled back on every
+   * replica: the rollback writes the key's whole default home set, the widest its copies were on
+   * either side. Before, it wrote as many copies as the backed-up record had (one), so two replicas
+   * kept the value written after the backup, and a read that met two of them returned it.
+   */
+  @Test
+  @Order(5)
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aRollbackWritesEveryCopyOfAKeyThatHadFewerBeforeTheBackup() throws Exception {
+    String narrow = "narrow-key";
+    Http http = source.http(0);
+    assertEquals(201, http.put("/v0/entity?id=" + narrow + "&ack=1&from=1", "before the backup").statusCode());
+    HttpResponse<byte[]> taken = http.send("POST", "/admin/backup?scope=cluster&name=narrow",
+        HttpRequest.BodyPublishers.noBody(), "Authorization", "Bearer " + TOKEN);
+    assertEquals(201, taken.statusCode(), Http.text(taken));
+    Path backups = work.resolve("offsite-narrow");
+    for (int node = 0; node < 3; node++) {
+      copyTree(source.dataDir(node).resolve("backups").resolve("narrow"), backups.resolve("node-" + node));
+    }
+    assertEquals(201, http.put("/v0/entity?id=" + narrow + "&ack=3&from=3", "after the backup").statusCode());
+
+    Run run = restore(work.resolve("narrow-rollback"), "--from", backups.toString(), "--url", source.url(1),
+        "--token", TOKEN, "--start", narrow, "--end", "narrow-kez", "--rollback", "--progress",
+        work.resolve("narrow-rollback.json").toString());
+    assertEquals(0, run.exit(), run.output());
+    for (int node = 0; node < 3; node++) {
+      ReplicaCopy copy = source.copy(node, narrow);
+      assertEquals("before the backup", copy == null ? null : copy.value(), "the copy on node " + node);
     }
   }
 
