@@ -3,6 +3,7 @@ package io.quorumkv.admin;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.RawHttp;
+import io.quorumkv.support.Scrapes;
 import io.quorumkv.support.TestNode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -232,12 +233,7 @@ class AdminApiTest {
       assertTrue(metrics.contains(series), "missing " + series);
     }
     // Both reads (the record just written, and a key never written) were answered from memory.
-    assertTrue(counterValue(metrics, "quorumkv_storage_memory_reads_total") >= 2, metrics);
-  }
-
-  private static double counterValue(String metrics, String series) {
-    return metrics.lines().filter(line -> line.startsWith(series + " ")).findFirst()
-        .map(line -> Double.parseDouble(line.substring(series.length() + 1))).orElseThrow();
+    assertTrue(Scrapes.value(metrics, "quorumkv_storage_memory_reads_total") >= 2, metrics);
   }
 
   @Test
@@ -383,8 +379,8 @@ class AdminApiTest {
     RawHttp.exchange(node.port(), "GET /v0/status HTTP/9.9\r\nHost: x\r\n\r\n");
     http.putEntity("routed", "v");
     String metrics = text(http.get("/metrics"));
-    assertEquals(1.0, counterValue(metrics, "vertx_http_server_requests_total{code=\"505\",method=\"GET\",route=\"\"}"));
-    assertTrue(counterValue(metrics, "vertx_http_server_response_time_seconds_count{code=\"201\",method=\"PUT\",route=\"/v0/entity\"}")
+    assertEquals(1.0, Scrapes.value(metrics, "vertx_http_server_requests_total{code=\"505\",method=\"GET\",route=\"\"}"));
+    assertTrue(Scrapes.value(metrics, "vertx_http_server_response_time_seconds_count{code=\"201\",method=\"PUT\",route=\"/v0/entity\"}")
         >= 1, metrics);
   }
 

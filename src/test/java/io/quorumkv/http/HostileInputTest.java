@@ -6,6 +6,7 @@ import io.quorumkv.support.Await;
 import io.quorumkv.support.CursorCountingStore;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.RawHttp;
+import io.quorumkv.support.Scrapes;
 import io.quorumkv.support.TestNode;
 import io.quorumkv.web.ApiErrors;
 import io.vertx.core.json.JsonObject;
@@ -318,7 +319,8 @@ class HostileInputTest {
       raw.send("400\r\n" + "c".repeat(0x400) + "\r\n200\r\n" + "c".repeat(0x100));
     }
     assertEquals(200, http.get("/v0/status").statusCode());
-    Await.until("the node let go of both cut-off uploads", Await.TIMEOUT, () -> clientRequestsInFlight() == 0);
+    Await.until("the node let go of both cut-off uploads", Await.TIMEOUT, 
+        () -> Scrapes.value(text(http.get("/metrics")), "quorumkv_client_requests_in_flight") == 0);
     assertEquals(404, http.get("/v0/entity?id=cut-body").statusCode());
     assertEquals(404, http.get("/v0/entity?id=cut-chunked").statusCode());
     http.putEntity("cut-body", "whole");
@@ -447,11 +449,5 @@ class HostileInputTest {
 
   private static String printable(String request) {
     return request.replace("\r", "\\r").replace("\n", "\\n");
-  }
-
-  /** The node's {@code quorumkv_client_requests_in_flight}, as /metrics shows it. */
-  private static double clientRequestsInFlight() {
-    return text(http.get("/metrics")).lines().filter(line -> line.startsWith("quorumkv_client_requests_in_flight"))
-        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
   }
 }
