@@ -64,6 +64,8 @@ public final class Node {
   private final ReadRepair readRepair = new ReadRepair();
   private final InFlightWrites inFlightWrites = new InFlightWrites();
   private final PeerCertificates peerCertificates;
+  /** The Vert.x and the Hazelcast membership, closed last. */
+  private final Bootstrap bootstrap;
   /** Under TLS, once the HTTP verticles are deployed. */
   private volatile CertificateReload certificateReload;
   private final NodeMetrics metrics;
@@ -80,6 +82,7 @@ public final class Node {
   private Node(NodeConfig config, Bootstrap bootstrap, OpenedStorage opened, LeasedClock clock,
                WorkerContextExecutor executor, InstantSource wallClock) {
     this.config = config;
+    this.bootstrap = bootstrap;
     this.vertx = bootstrap.vertx();
     this.opened = opened;
     this.clock = clock;
@@ -135,7 +138,7 @@ public final class Node {
                 return null;
               }).transform(ignored -> Future.failedFuture(failure))))
           .onSuccess(started::complete)
-          .onFailure(failure -> vertx.close()
+          .onFailure(failure -> bootstrap.close()
               .onComplete(closed -> started.fail(StartupException.from(config, failure))));
       return started.future();
     });
@@ -183,7 +186,7 @@ public final class Node {
     // Bound to no context: a Future bound to one of this Vert.x's event loops could not
     // complete once vertx.close() has stopped them.
     Promise<Void> stopped = Promise.promise();
-    release().onComplete(outcome -> vertx.close().onComplete(closed -> stopped.handle(outcome)));
+    release().onComplete(outcome -> bootstrap.close().onComplete(closed -> stopped.handle(outcome)));
     return stopped.future();
   }
 

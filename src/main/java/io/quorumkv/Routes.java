@@ -38,8 +38,7 @@ final class Routes {
                                        ClusterTopology topology, TreeService trees, Admission admission,
                                        PeerAuthorization peers, NodeMetrics metrics, JfrRecordings recordings,
                                        NodeBackups backups, ApiTokens tokens) {
-    AdminApi admin = new AdminApi(vertx, recordings, tokens);
-    admin.listenForClusterCommands(); // a single node too: its event bus is local, scope=cluster means itself
+    AdminApi admin = new AdminApi(vertx, config, recordings, peers, () -> topology.current().allNodes());
     return List.of(
         new InternalHandler(storage, clock, admission, config.maxBodyBytes(), peers),
         new TransferHandler(storage, topology, peers),

@@ -1,6 +1,11 @@
 package io.quorumkv.admin;
 
-import io.quorumkv.config.Role;
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerAuthorization;
+import io.quorumkv.peer.PeerClient;
+import io.quorumkv.peer.PeerRoutes;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RouteMount;
@@ -8,8 +13,8 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -17,17 +22,22 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The admin endpoints for JFR recording sessions, under {@code /admin/jfr}; the router lets on
  * only admin tokens when the conf sets tokens ({@link ApiTokens}). {@code scope=cluster} on start and
- * stop checks the command, then publishes it over the event bus (clustered once the cluster has two
- * nodes) with the caller's token, so every live node whose conf makes it an admin token runs it.
+ * stop checks the command, runs it here and sends it to every other node of the topology through
+ * {@link InternalEndpoint#JFR_COMMAND}: behind the cluster secret and mutual TLS, with no client
+ * token, which never leaves the node it was given to.
  * Query parameters are read on the event loop (a malformed one is a 400 at once); the blocking
  * work runs on two named worker pools of their own, unordered: quick commands (list, start, stop)
  * on one, file dumps and flame-graph conversions (seconds each) on the other, so a queue of
@@ -38,7 +48,7 @@ public final class AdminApi implements RouteMount {
   /** Each admin path with the methods it takes, for the 405's Allow header. */
   private static final Map<String, String> ALLOWED = Map.of(
       PATH, "GET, POST", PATH + "/stop", "POST", PATH + "/file", "GET", PATH + "/flame", "GET");
-  static final String COMMANDS = "quorumkv.admin.jfr";
+  private static final System.Logger LOG = System.getLogger(AdminApi.class.getName());
   private static final long DEFAULT_DURATION_MS = 60_000;
   private static final long MAX_DURATION_MS = 3_600_000;
   static final String COMMAND_POOL = "quorumkv-jfr-commands";
@@ -49,28 +59,28 @@ public final class AdminApi implements RouteMount {
   private static final long MAX_EXPORT_MINUTES = 10;
 
   private final Vertx vertx;
+  private final NodeConfig config;
   private final JfrRecordings recordings;
-  private final ApiTokens tokens;
+  private final PeerAuthorization peers;
+  private final Supplier<Collection<NodeUrl>> nodes;
   private final WorkerExecutor commands;
   private final WorkerExecutor exports;
 
-  public AdminApi(Vertx vertx, JfrRecordings recordings, ApiTokens tokens) {
+  /** @param nodes the nodes of the topology in force, which a cluster command goes to */
+  public AdminApi(Vertx vertx, NodeConfig config, JfrRecordings recordings, PeerAuthorization peers,
+                  Supplier<Collection<NodeUrl>> nodes) {
     this.vertx = vertx;
+    this.config = config;
     this.recordings = recordings;
-    this.tokens = tokens;
+    this.peers = peers;
+    this.nodes = nodes;
     this.commands = vertx.createSharedWorkerExecutor(COMMAND_POOL, COMMAND_THREADS);
     this.exports = vertx.createSharedWorkerExecutor(EXPORT_POOL, EXPORT_THREADS, MAX_EXPORT_MINUTES, TimeUnit.MINUTES);
   }
 
-  /** Listens for cluster-wide commands (on every node, this one included). */
-  public MessageConsumer<JsonObject> listenForClusterCommands() {
-    return vertx.eventBus().<JsonObject>consumer(COMMANDS, message -> authorizedCommand(message.body()).compose(this::run)
-        .onFailure(e -> System.getLogger(AdminApi.class.getName())
-            .log(System.Logger.Level.WARNING, "cluster JFR command failed: " + e.getMessage())));
-  }
-
   @Override
   public void mount(Router router) {
+    new PeerRoutes(router, peers).add(InternalEndpoint.JFR_COMMAND, this::commandFromANode).end();
     // Exact paths only: anything else under /admin falls through to the router's "unknown path" 400.
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));
     router.get(PATH).handler(ctx -> commands.executeBlocking(() -> {
@@ -92,16 +102,15 @@ public final class AdminApi implements RouteMount {
     ALLOWED.forEach((path, methods) -> router.route(path).handler(ApiErrors.methodNotAllowed(methods)));
   }
 
-  /**
-   * A command from the event bus runs only if it carries a token of role admin on this node (when
-   * the conf sets tokens): anyone who can join the Hazelcast group can publish on the event bus.
-   */
-  private Future<JsonObject> authorizedCommand(JsonObject command) {
-    String given = command.getString("token");
-    if (!tokens.grants(given, Role.ADMIN)) {
-      return Future.failedFuture("cluster command without this node's admin token, ignored");
-    }
-    return Future.succeededFuture(command);
+  /** A cluster command another node (or this one) checked and sent: it runs here as it is. */
+  private void commandFromANode(RoutingContext ctx) {
+    ctx.request().body().compose(body -> run(body.toJsonObject())).onComplete(done -> {
+      if (done.failed()) {
+        fail(ctx, done.cause());
+      } else {
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(done.result().toJson().encode());
+      }
+    });
   }
 
   /**
@@ -153,13 +162,12 @@ public final class AdminApi implements RouteMount {
         .put("settings", params.get("settings"));
     String scope = params.get("scope");
     if ("cluster".equals(scope)) {
-      String token = ApiTokens.bearerToken(ctx.request());
       // Checked here, before publishing: a node that cannot run the command only logs why.
       commands.executeBlocking(() -> checked(command), false).onComplete(done -> {
         if (done.failed()) {
           fail(ctx, done.cause());
         } else {
-          publish(done.result(), token);
+          publish(done.result());
           ctx.response().setStatusCode(202).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
               .end(new JsonObject().put("published", done.result()).encodePrettily());
         }
@@ -180,12 +188,23 @@ public final class AdminApi implements RouteMount {
     });
   }
 
-  private void publish(JsonObject command, String token) {
-    JsonObject signed = command.copy();
-    if (token != null) {
-      signed.put("token", token);
+  /** Sends the command to every node; one that cannot run it (or cannot be reached) is logged here. */
+  private void publish(JsonObject command) {
+    PeerClient client = new PeerClient(vertx, config, InternalEndpoint.JFR_COMMAND.timeout(), new PoolOptions());
+    List<Future<Void>> sent = new ArrayList<>();
+    for (NodeUrl node : nodes.get()) {
+      if (node.equals(config.url())) {
+        sent.add(run(command).<Void>mapEmpty().onFailure(e -> LOG.log(System.Logger.Level.WARNING,
+            "cluster JFR command " + command.getString("action") + " failed here: " + e.getMessage())));
+        continue;
+      }
+      sent.add(client.webRequest(InternalEndpoint.JFR_COMMAND, node, null).sendJsonObject(command)
+          .compose(answer -> answer.statusCode() == 200 ? Future.<Void>succeededFuture()
+              : Future.failedFuture(answer.statusCode() + " " + answer.bodyAsString()))
+          .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "cluster JFR command " + command.getString("action")
+              + " on " + node + " failed: " + e.getMessage())));
     }
-    vertx.eventBus().publish(COMMANDS, signed);
+    Future.join(sent).onComplete(all -> client.close());
   }
 
   /**

@@ -15,6 +15,7 @@ import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.ByteBudget;
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.PeerStatus;
+import io.quorumkv.cluster.MembershipObserver;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.hints.HintedHandoff;
@@ -60,7 +61,8 @@ import java.util.function.ToDoubleFunction;
  * on a storage worker every few seconds and served from that snapshot, so a scrape never calls
  * RocksDB from an event loop.
  */
-public final class NodeMetrics implements StorageObserver, ReplicationObserver, BoardObserver, RouteMount {
+public final class NodeMetrics implements StorageObserver, ReplicationObserver, BoardObserver, MembershipObserver,
+    RouteMount {
   public static final long ENGINE_REFRESH_MS = 5_000;
   public static final String PATH = "/metrics";
 
@@ -74,6 +76,7 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Map<String, Counter> replicaOutcomes = new ConcurrentHashMap<>();
   private final Map<NodeUrl, OpenStreams> batchStreams = new ConcurrentHashMap<>();
   private final Map<String, Counter> boardRejections = new ConcurrentHashMap<>();
+  private final Map<String, Counter> membershipDefences = new ConcurrentHashMap<>();
   private final Counter notEnoughReplicas;
   private final Map<ApiTokens.Refusal, Counter> authRefusals = new EnumMap<>(ApiTokens.Refusal.class);
   private final Counter writesSuperseded;
@@ -206,6 +209,16 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
         .tag("map", map).tag("reason", reason)
         .description("values on the Hazelcast board this node ignored: mac (does not verify with the cluster secret), "
             + "writer (a node that may not write it), form (not what the entry holds)")
+        .register(registry)).increment();
+  }
+
+  @Override
+  public void membershipDefended(String event) {
+    membershipDefences.computeIfAbsent(event, series -> Counter.builder("quorumkv_membership_defended")
+        .tag("event", event)
+        .description("what this node undid or refused of a Hazelcast member that is not a node: proof (a claim to be a"
+            + " node that does not verify), state (a cluster state set back to ACTIVE), rebuilt (its own member, shut"
+            + " down by another, built again)")
         .register(registry)).increment();
   }
 

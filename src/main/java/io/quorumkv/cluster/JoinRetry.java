@@ -15,13 +15,12 @@ import java.util.function.Supplier;
 
 /**
  * Joins the Hazelcast cluster, and joins again while Hazelcast refuses new members for its
- * cluster state ({@code FROZEN} or {@code PASSIVE}, which the members set while they merge after
- * a partition): after a pause of 1 s doubling up to 30 s, each ±25 % at random, for at most
+ * cluster state ({@code FROZEN} or {@code PASSIVE}, which another member of the group set: the
+ * nodes set it back to ACTIVE within a second or two, {@link HazelcastMembership}): after a pause of 1 s doubling up to 30 s, each ±25 % at random, for at most
  * {@link #RETRY_FOR} from the first attempt. Any other failure ends the join at once.
  *
  * <p>Each attempt must start from nothing and leave nothing behind when it fails: a refused
- * Hazelcast member shuts itself down, and a clustered Vert.x whose join failed closes itself
- * before its Future fails. The pauses are timers of a scheduled executor, as between attempts
+ * Hazelcast member shuts itself down before its start fails. The pauses are timers of a scheduled executor, as between attempts
  * there is no Vert.x to set one on; nothing sleeps.
  */
 public final class JoinRetry {

@@ -29,7 +29,9 @@ public enum InternalEndpoint {
   TREE_ROOT(HttpMethod.GET, "/internal/v0/tree", Timeout.TREE, "antientropy.TreeHandler#root"),
   TREE_SEGMENTS(HttpMethod.POST, "/internal/v0/tree/segments", Timeout.TREE, "antientropy.TreeHandler#segments"),
   TREE_KEYS(HttpMethod.POST, "/internal/v0/tree/keys", Timeout.TREE, "antientropy.TreeHandler#keys"),
-  TREE_DONE(HttpMethod.POST, "/internal/v0/tree/done", Timeout.TREE, "antientropy.TreeHandler#done");
+  TREE_DONE(HttpMethod.POST, "/internal/v0/tree/done", Timeout.TREE, "antientropy.TreeHandler#done"),
+  /** A JFR start or stop given with {@code scope=cluster} to one node, which checked it and sends it to every node. */
+  JFR_COMMAND(HttpMethod.POST, "/internal/v0/jfr", Timeout.COMMAND, "admin.AdminApi#commandFromANode");
 
   /** The header the cluster secret travels in. */
   public static final String SECRET_HEADER = "X-QKV-Cluster-Secret";
@@ -85,7 +87,9 @@ public enum InternalEndpoint {
      */
     TRANSFER("10 s to connect, then none"),
     /** Each request of an exchange: a tree request answers in memory, a keys request reads a few segments. */
-    TREE("30 s");
+    TREE("30 s"),
+    /** An admin command run on each node: a JFR recording starts or stops in well under a second. */
+    COMMAND("30 s");
 
     /** A stream's first byte, connecting included. */
     public static final long STREAM_OPEN_MS = 10_000;
@@ -110,7 +114,7 @@ public enum InternalEndpoint {
         case REPLICA -> config.replicaTimeoutMs();
         case CONDITIONAL -> 5 * config.replicaTimeoutMs();
         case STREAM, TRANSFER -> STREAM_OPEN_MS;
-        case TREE -> TREE_MS;
+        case TREE, COMMAND -> TREE_MS;
       };
     }
 

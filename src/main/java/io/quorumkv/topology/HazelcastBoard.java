@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.quorumkv.cluster.HazelcastMembership;
+import io.quorumkv.cluster.HazelcastSeal;
 import io.quorumkv.config.NodeUrl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -22,7 +23,7 @@ import java.util.function.BiConsumer;
  * each node's and transfer's key, followed by entry listeners into local caches. The map calls,
  * which may block, run one at a time on a worker thread of their own, never on an event loop.
  *
- * <p>With a cluster secret, every value is {@link BoardSeal sealed} by its writer, and a value
+ * <p>With a cluster secret, every value is {@link HazelcastSeal sealed} by its writer, and a value
  * read or heard is taken only if it verifies and its writer may write it: the topology by a node
  * of the topology in force or by the joiner it adds ({@link Topology#letsWrite}), an applied epoch
  * by the node it is about, a transfer's progress by its receiver (and its text must name the
@@ -38,50 +39,57 @@ public final class HazelcastBoard extends CachingBoard {
   static final String KEY = "topology";
   static final String WORKER_POOL = "quorumkv-topology-board";
 
-  private final HazelcastInstance hazelcast;
+  private final HazelcastMembership membership;
   private final WorkerExecutor worker;
   private final NodeUrl self;
   /** Null without a cluster secret. */
-  private final BoardSeal seal;
+  private final HazelcastSeal seal;
   private final BoardRejections rejections;
   /** The topology in force on this node, which says who may write one; null until it is agreed. */
   private volatile Topology inForce;
-  private IMap<String, Object> topology;
-  private IMap<String, Object> appliedMap;
-  private IMap<String, Object> transfersMap;
+  private volatile IMap<String, Object> topology;
+  private volatile IMap<String, Object> appliedMap;
+  private volatile IMap<String, Object> transfersMap;
 
   /**
    * @param clusterSecret the conf's {@code clusterSecret}, the key values are sealed with; null
    *                      for none (values stored bare)
    */
-  public HazelcastBoard(Vertx vertx, HazelcastInstance hazelcast, NodeUrl self, String clusterSecret,
+  public HazelcastBoard(Vertx vertx, HazelcastMembership membership, NodeUrl self, String clusterSecret,
                         BoardObserver observer) {
-    this.hazelcast = hazelcast;
+    this.membership = membership;
     this.self = self;
-    this.seal = clusterSecret == null ? null : BoardSeal.of(clusterSecret);
+    this.seal = clusterSecret == null ? null : HazelcastSeal.of(clusterSecret);
     this.rejections = new BoardRejections(observer);
     // One thread: the board's calls run in the order they were made.
     this.worker = vertx.createSharedWorkerExecutor(WORKER_POOL, 1);
   }
 
+  /**
+   * Follows the maps of this node's Hazelcast member, and of each member built again after another
+   * shut it down: the nodes then put the topology and their reports back ({@link ClusterTopology#reconcile}).
+   */
   @Override
   public Future<Void> start() {
-    return worker.executeBlocking(() -> {
-      topology = hazelcast.getMap(TOPOLOGY_MAP);
-      appliedMap = hazelcast.getMap(APPLIED_MAP);
-      transfersMap = hazelcast.getMap(TRANSFERS_MAP);
-      topology.addEntryListener(new Follower((key, value) -> {
-        String text = openTopology(key, value);
-        if (text != null) {
-          heardTopology(text);
-        }
-      }), true);
-      appliedMap.addEntryListener(new Follower(this::heardAppliedValue), true);
-      transfersMap.addEntryListener(new Follower(this::heardTransferValue), true);
-      appliedMap.forEach(this::heardAppliedValue);
-      transfersMap.forEach(this::heardTransferValue);
-      return null;
-    });
+    membership.onRebuilt(rebuilt -> worker.executeBlocking(() -> attach(rebuilt)));
+    return worker.executeBlocking(() -> attach(membership.member()));
+  }
+
+  private Void attach(HazelcastInstance hazelcast) {
+    topology = hazelcast.getMap(TOPOLOGY_MAP);
+    appliedMap = hazelcast.getMap(APPLIED_MAP);
+    transfersMap = hazelcast.getMap(TRANSFERS_MAP);
+    topology.addEntryListener(new Follower((key, value) -> {
+      String text = openTopology(key, value);
+      if (text != null) {
+        heardTopology(text);
+      }
+    }), true);
+    appliedMap.addEntryListener(new Follower(this::heardAppliedValue), true);
+    transfersMap.addEntryListener(new Follower(this::heardTransferValue), true);
+    appliedMap.forEach(this::heardAppliedValue);
+    transfersMap.forEach(this::heardTransferValue);
+    return null;
   }
 
   @Override
@@ -116,7 +124,7 @@ public final class HazelcastBoard extends CachingBoard {
       }
       // The stored value is the one read if its text is: replacing exactly those bytes is the compare-and-set.
       Object stored = topology.get(KEY);
-      BoardSeal.Opened opened = stored == null ? null : seal.open(TOPOLOGY_MAP, KEY, stored);
+      HazelcastSeal.Opened opened = stored == null ? null : seal.open(TOPOLOGY_MAP, KEY, stored);
       return opened != null && opened.value().equals(expected)
           && topology.replace(KEY, stored, seal.seal(TOPOLOGY_MAP, KEY, self, next));
     }));
@@ -173,7 +181,7 @@ public final class HazelcastBoard extends CachingBoard {
     if (seal == null) {
       return (String) stored;
     }
-    BoardSeal.Opened opened = open(TOPOLOGY_MAP, key, stored);
+    HazelcastSeal.Opened opened = open(TOPOLOGY_MAP, key, stored);
     if (opened == null) {
       return null;
     }
@@ -197,7 +205,7 @@ public final class HazelcastBoard extends CachingBoard {
       heardApplied(NodeUrl.parse("applied", key), (Long) stored);
       return;
     }
-    BoardSeal.Opened opened = open(APPLIED_MAP, key, stored);
+    HazelcastSeal.Opened opened = open(APPLIED_MAP, key, stored);
     if (opened == null) {
       return;
     }
@@ -222,7 +230,7 @@ public final class HazelcastBoard extends CachingBoard {
       heardTransfer(id, new JsonObject((String) stored));
       return;
     }
-    BoardSeal.Opened opened = open(TRANSFERS_MAP, id, stored);
+    HazelcastSeal.Opened opened = open(TRANSFERS_MAP, id, stored);
     if (opened == null) {
       return;
     }
@@ -249,8 +257,8 @@ public final class HazelcastBoard extends CachingBoard {
   }
 
   /** The verified value and writer, or null when it does not verify (then rejected). */
-  private BoardSeal.Opened open(String map, String key, Object stored) {
-    BoardSeal.Opened opened = seal.open(map, key, stored);
+  private HazelcastSeal.Opened open(String map, String key, Object stored) {
+    HazelcastSeal.Opened opened = seal.open(map, key, stored);
     if (opened == null) {
       rejected(map, key, stored, BoardRejections.Reason.MAC, null);
     }

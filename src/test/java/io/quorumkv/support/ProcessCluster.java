@@ -389,11 +389,16 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** Starts the node again with the same conf and data and waits until it serves (not for membership). */
   public void startAgain(int node) throws IOException {
+    launchAgain(node);
+    nodes.get(node).awaitReady(options.startTimeout);
+  }
+
+  /** Starts the node again with the same conf and data, without waiting for it to serve ({@link #awaitServing}). */
+  public void launchAgain(int node) throws IOException {
     if (running(node)) {
       throw new IllegalStateException("node " + node + " is still running");
     }
     launch(node);
-    nodes.get(node).awaitReady(options.startTimeout);
   }
 
   /** Waits until a node just launched ({@link #launchNewNode}) serves; an AssertionError if it exits first. */

@@ -1,6 +1,7 @@
-package io.quorumkv.topology;
+package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
@@ -19,19 +20,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its writer; anything changed (the secret, the map, the key, the writer, the value, the MAC, the
  * format) does not open. The MAC is the one docs/operations.md describes, computed here apart.
  */
-class BoardSealTest {
+class HazelcastSealTest {
+  /** The topology board's maps and key (topology.HazelcastBoard's). */
+  private static final String TOPOLOGY_MAP = "quorumkv.topology";
+  private static final String APPLIED_MAP = "quorumkv.applied";
+  private static final String TRANSFERS_MAP = "quorumkv.transfers";
+  private static final String KEY = "topology";
   private static final String SECRET = "a cluster secret";
   private static final NodeUrl A = NodeUrl.parse("url", "http://127.0.0.1:8080");
   private static final NodeUrl C = NodeUrl.parse("url", "http://127.0.0.1:8082");
   private static final String TOPOLOGY = Topology.initial(List.of(A, C)).encode();
 
-  private final BoardSeal seal = BoardSeal.of(SECRET);
+  private final HazelcastSeal seal = HazelcastSeal.of(SECRET);
 
   @Test
   void aSealedValueOpensWithTheSameSecretAndNamesItsWriter() {
-    String sealed = seal.seal(HazelcastBoard.TOPOLOGY_MAP, HazelcastBoard.KEY, A, TOPOLOGY);
-    BoardSeal.Opened opened = BoardSeal.of(SECRET).open(HazelcastBoard.TOPOLOGY_MAP, HazelcastBoard.KEY, sealed);
-    assertEquals(new BoardSeal.Opened(TOPOLOGY, A), opened);
+    String sealed = seal.seal(TOPOLOGY_MAP, KEY, A, TOPOLOGY);
+    HazelcastSeal.Opened opened = HazelcastSeal.of(SECRET).open(TOPOLOGY_MAP, KEY, sealed);
+    assertEquals(new HazelcastSeal.Opened(TOPOLOGY, A), opened);
   }
 
   @Test
@@ -47,26 +53,26 @@ class BoardSealTest {
       mac.update(bytes);
     }
     String expected = "qkv1 " + Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal()) + " " + A + " 42";
-    assertEquals(expected, seal.seal(HazelcastBoard.APPLIED_MAP, A.toString(), A, "42"));
+    assertEquals(expected, seal.seal(APPLIED_MAP, A.toString(), A, "42"));
   }
 
   @Test
   void aValueDoesNotOpenWithAnotherSecret() {
-    String sealed = BoardSeal.of("another secret").seal(HazelcastBoard.TOPOLOGY_MAP, HazelcastBoard.KEY, A, TOPOLOGY);
-    assertNull(seal.open(HazelcastBoard.TOPOLOGY_MAP, HazelcastBoard.KEY, sealed));
+    String sealed = HazelcastSeal.of("another secret").seal(TOPOLOGY_MAP, KEY, A, TOPOLOGY);
+    assertNull(seal.open(TOPOLOGY_MAP, KEY, sealed));
   }
 
   @Test
   void aValueDoesNotOpenUnderAnotherKeyOrMap() {
-    String report = seal.seal(HazelcastBoard.APPLIED_MAP, A.toString(), A, "7");
-    assertTrue(seal.open(HazelcastBoard.APPLIED_MAP, A.toString(), report) != null);
-    assertNull(seal.open(HazelcastBoard.APPLIED_MAP, C.toString(), report), "another node's key");
-    assertNull(seal.open(HazelcastBoard.TRANSFERS_MAP, A.toString(), report), "another map");
+    String report = seal.seal(APPLIED_MAP, A.toString(), A, "7");
+    assertTrue(seal.open(APPLIED_MAP, A.toString(), report) != null);
+    assertNull(seal.open(APPLIED_MAP, C.toString(), report), "another node's key");
+    assertNull(seal.open(TRANSFERS_MAP, A.toString(), report), "another map");
   }
 
   @Test
   void anyChangeToTheValueTheWriterOrTheMacDoesNotOpen() {
-    String sealed = seal.seal(HazelcastBoard.APPLIED_MAP, A.toString(), A, "7");
+    String sealed = seal.seal(APPLIED_MAP, A.toString(), A, "7");
     String[] parts = sealed.split(" ", 4);
     List<String> altered = List.of(
         String.join(" ", parts[0], parts[1], parts[2], "8"),
@@ -77,13 +83,13 @@ class BoardSealTest {
         String.join(" ", parts[0], parts[1], parts[2]),
         "7");
     for (String value : altered) {
-      assertNull(seal.open(HazelcastBoard.APPLIED_MAP, A.toString(), value), value);
+      assertNull(seal.open(APPLIED_MAP, A.toString(), value), value);
     }
   }
 
   @Test
   void aValueOfAnotherTypeDoesNotOpen() {
-    assertNull(seal.open(HazelcastBoard.APPLIED_MAP, A.toString(), 7L));
+    assertNull(seal.open(APPLIED_MAP, A.toString(), 7L));
   }
 
   /** The first character: all six of its bits are the MAC's (the last one's lowest two are padding). */

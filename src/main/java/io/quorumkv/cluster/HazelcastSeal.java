@@ -1,4 +1,4 @@
-package io.quorumkv.topology;
+package io.quorumkv.cluster;
 
 import io.quorumkv.config.NodeUrl;
 
@@ -11,18 +11,19 @@ import java.security.MessageDigest;
 import java.util.Base64;
 
 /**
- * Authenticates the values a node writes to the shared board with a key derived from the cluster
- * secret, so that a Hazelcast member without the secret can write nothing the nodes take.
+ * Authenticates the values a node writes to Hazelcast (the topology board's, the member proofs of
+ * {@link MemberProofs}) with a key derived from the cluster secret, so that a Hazelcast member
+ * without the secret can write nothing the nodes take.
  *
  * <p>The key is HMAC-SHA256(secret, {@value #LABEL}): a key of its own, never the secret itself,
  * and a new label (a {@code v2}) gives new keys without a new secret. A sealed value is the text
  * {@code qkv1 MAC WRITER VALUE}: the MAC (HMAC-SHA256, base64url without padding) covers the map's
  * name, the entry's key, the writer's url and the value, each preceded by its length, so a value
  * that verifies under one key or map does not verify under another. Nothing here stops a valid
- * value from being written again later under its own key: the board's readers keep what only
- * grows (epochs), see {@link HazelcastBoard}. Thread-safe.
+ * value from being written again later under its own key: readers keep what only grows (the
+ * board's epochs) or bind the key to what cannot be reused (a member's UUID). Thread-safe.
  */
-final class BoardSeal {
+public final class HazelcastSeal {
   static final String LABEL = "quorumkv hazelcast values v1";
   static final String FORMAT = "qkv1";
   private static final String ALGORITHM = "HmacSHA256";
@@ -30,22 +31,22 @@ final class BoardSeal {
   private static final Base64.Decoder BASE64_DECODER = Base64.getUrlDecoder();
 
   /** A value that verified, and the node that says it wrote it. */
-  record Opened(String value, NodeUrl writer) {
+  public record Opened(String value, NodeUrl writer) {
   }
 
   private final SecretKeySpec key;
 
-  private BoardSeal(byte[] key) {
+  private HazelcastSeal(byte[] key) {
     this.key = new SecretKeySpec(key, ALGORITHM);
   }
 
   /** The seal of the cluster whose conf sets {@code clusterSecret} (not empty). */
-  static BoardSeal of(String clusterSecret) {
-    return new BoardSeal(hmac(clusterSecret.getBytes(StandardCharsets.UTF_8), LABEL.getBytes(StandardCharsets.UTF_8)));
+  public static HazelcastSeal of(String clusterSecret) {
+    return new HazelcastSeal(hmac(clusterSecret.getBytes(StandardCharsets.UTF_8), LABEL.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** {@code value}, sealed as written by {@code writer} under {@code key} of {@code map}. */
-  String seal(String map, String key, NodeUrl writer, String value) {
+  public String seal(String map, String key, NodeUrl writer, String value) {
     String author = writer.toString();
     return FORMAT + ' ' + BASE64.encodeToString(mac(map, key, author, value)) + ' ' + author + ' ' + value;
   }
@@ -54,7 +55,7 @@ final class BoardSeal {
    * The value and its writer, if {@code stored} is a value sealed under {@code key} of {@code map}
    * with this cluster's key; null for anything else (another type, another format, another MAC).
    */
-  Opened open(String map, String key, Object stored) {
+  public Opened open(String map, String key, Object stored) {
     if (!(stored instanceof String text)) {
       return null;
     }
