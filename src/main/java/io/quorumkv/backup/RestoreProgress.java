@@ -14,7 +14,8 @@ import java.util.Base64;
 /**
  * How far a restore got, kept in a small JSON file so that a rerun of the same restore (same
  * {@link RestoreOptions#fingerprint}) into the same cluster (same id) resumes after the last key
- * every record up to which the cluster confirmed. Written after each step forward, atomically; deleted when the restore ends well.
+ * every record up to which the cluster confirmed. Written after each step forward, atomically;
+ * deleted when the restore ends well.
  *
  * @param after  the last key done, null before the first
  * @param counts the counts so far

@@ -38,6 +38,7 @@ public final class HazelcastBoard extends CachingBoard {
   static final String TRANSFERS_MAP = "quorumkv.transfers";
   static final String CLUSTER_MAP = "quorumkv.cluster";
   static final String CLUSTER_ID_KEY = "id";
+  private static final int MAX_CLAIM_ATTEMPTS = 3;
   static final String KEY = "topology";
   static final String WORKER_POOL = "quorumkv-topology-board";
 
@@ -143,12 +144,15 @@ public final class HazelcastBoard extends CachingBoard {
     }));
   }
 
-  /** The id written first wins; one that does not verify is replaced, those exact bytes, as {@link #restore} does. */
+  /**
+   * The id written first wins; one that does not verify is replaced, those exact bytes, as
+   * {@link #restore} does, and fails the claim if it keeps coming back (the caller claims again later).
+   */
   @Override
   public Future<String> claimClusterId(String candidate) {
     return bounded(worker.executeBlocking(() -> {
       Object mine = stored(CLUSTER_MAP, CLUSTER_ID_KEY, candidate);
-      while (true) {
+      for (int attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
         Object stored = clusterMap.putIfAbsent(CLUSTER_ID_KEY, mine);
         if (stored == null) {
           return candidate;
@@ -161,6 +165,7 @@ public final class HazelcastBoard extends CachingBoard {
           return candidate;
         }
       }
+      throw new TopologyException("the cluster id on the board does not verify and keeps coming back (see the log)");
     }));
   }
 
