@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The id of the cluster this node belongs to: made when the cluster is made (a node alone is a
@@ -21,14 +22,15 @@ final class ClusterIdentity {
   static final String META = "cluster.id";
 
   private final Vertx vertx;
-  private final TopologyBoard board;
+  /** {@link TopologyBoard#claimClusterId} of the node's board. */
+  private final Function<String, Future<String>> claimOnBoard;
   private final MetaStore meta;
   private volatile String id;
   private Future<Void> checking = Future.succeededFuture();
 
-  ClusterIdentity(Vertx vertx, TopologyBoard board, MetaStore meta) {
+  ClusterIdentity(Vertx vertx, Function<String, Future<String>> claimOnBoard, MetaStore meta) {
     this.vertx = vertx;
-    this.board = board;
+    this.claimOnBoard = claimOnBoard;
     this.meta = meta;
   }
 
@@ -61,7 +63,7 @@ final class ClusterIdentity {
   }
 
   private Future<String> claim(String candidate, String kept) {
-    return board.claimClusterId(candidate).compose(agreed -> {
+    return claimOnBoard.apply(candidate).compose(agreed -> {
       if (agreed.equals(kept)) {
         id = agreed;
         return Future.succeededFuture(agreed);
@@ -73,7 +75,10 @@ final class ClusterIdentity {
       return vertx.executeBlocking(() -> {
         meta.write(META, agreed.getBytes(StandardCharsets.UTF_8));
         return agreed;
-      }).onSuccess(stored -> id = stored);
+      }).map(stored -> {
+        id = stored;
+        return stored;
+      });
     });
   }
 }

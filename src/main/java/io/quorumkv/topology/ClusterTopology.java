@@ -50,7 +50,7 @@ public final class ClusterTopology {
     this.board = board;
     this.meta = meta;
     this.liveNodes = liveNodes;
-    this.identity = new ClusterIdentity(vertx, board, meta);
+    this.identity = new ClusterIdentity(vertx, board::claimClusterId, meta);
   }
 
   /**
