@@ -146,7 +146,8 @@ public final class Node {
 
   private Future<Node> deploy(List<Context> workers, InstantSource wallClock) {
     HybridLogicalClock versions = clock.clock();
-    Admission admission = Admission.of(config.admission(), storage::queuedRequests, storage.largeValues());
+    Admission admission = Admission.of(config.admission(), config.maxBodyBytes(), storage::queuedRequests,
+        storage.largeValues());
     PeerAuthorization peers = new PeerAuthorization(config.clusterSecret(), peerCertificates);
     NodeBackups backups = new NodeBackups(config.backup(), config.url(), opened.database(),
         () -> topology.current().toJson(), versions::current, wallClock);

@@ -33,6 +33,14 @@ public final class Admission {
 
   /** Client bodies default to this share of the heap, and so does the peers' reserve. */
   static final int HEAP_SHARE_DIVISOR = 8;
+  /** The client bodies' default budget never takes more than this share of the heap. */
+  static final int HEAP_SHARE_DIVISOR_AT_MOST = 4;
+  /**
+   * Bytes a value at the size limit holds in the client budget while it is written and read back at
+   * once: the write's (its body, or its trailing replica write: the value and one encoding) and the
+   * read's (the value and the copy it was decoded from), each twice the value.
+   */
+  static final int BUDGETED_COPIES_OF_A_WRITE_AND_ITS_READ = 4;
 
   private final ByteBudget clientBodies;
   private final ByteBudget peerBatches;
@@ -61,10 +69,29 @@ public final class Admission {
     }
   }
 
-  /** The bounds a conf's {@code admission} section sets, with budgets sized from this JVM's heap. */
-  public static Admission of(AdmissionConfig config, IntSupplier queuedStorage, LargeValueSizes largeValues) {
-    return forHeap(Runtime.getRuntime().maxMemory(), config.clientBodyBytes(), config.maxRequestsPerLoop(),
-        config.maxQueuedStorage(), queuedStorage, largeValues);
+  /**
+   * The bounds a conf's {@code admission} section sets, with budgets sized from this JVM's heap and
+   * the largest body a request may carry.
+   */
+  public static Admission of(AdmissionConfig config, long maxBodyBytes, IntSupplier queuedStorage,
+                             LargeValueSizes largeValues) {
+    long heap = Runtime.getRuntime().maxMemory();
+    long clientBodies = config.clientBodyBytes() > 0 ? config.clientBodyBytes()
+        : defaultClientBodyBytes(heap, maxBodyBytes);
+    return forHeap(heap, clientBodies, config.maxRequestsPerLoop(), config.maxQueuedStorage(), queuedStorage,
+        largeValues);
+  }
+
+  /**
+   * The client budget when the conf sets none: an eighth of the heap, raised to what a value at the
+   * size limit needs to be written and read back at once, but never past a quarter of the heap. At
+   * the scripts' 256 MiB and the default 16 MiB limit: 64 MiB, where an eighth (32 MiB) held the
+   * write's last replica write alone and a read of the value just written got 503.
+   */
+  static long defaultClientBodyBytes(long maxHeapBytes, long maxBodyBytes) {
+    long writeAndRead = maxBodyBytes * BUDGETED_COPIES_OF_A_WRITE_AND_ITS_READ;
+    return Math.min(Math.max(maxHeapBytes / HEAP_SHARE_DIVISOR, writeAndRead),
+        maxHeapBytes / HEAP_SHARE_DIVISOR_AT_MOST);
   }
 
   /**

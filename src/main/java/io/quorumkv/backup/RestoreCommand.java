@@ -66,27 +66,32 @@ public final class RestoreCommand {
     RestoreClient client = new RestoreClient(options.url(), options.token(), options.tls());
     JsonObject cluster = client.describe();
     JsonObject topology = cluster.getJsonObject("topology");
-    out.println("restore: into the cluster of " + cluster.getString("node") + " (topology epoch "
+    String clusterId = cluster.getString("clusterId");
+    if (clusterId == null) {
+      throw new BackupException(options.url() + " names no cluster id: it runs an older quorumkv than this tool");
+    }
+    out.println("restore: into cluster " + clusterId + " through " + cluster.getString("node") + " (topology epoch "
         + topology.getLong("epoch") + ", " + topology.getJsonObject("members").size() + " nodes)"
         + (options.rollback() ? ", rolling back " + range() + " at fresh versions" : ", keeping each record's version"
         + (options.start() == null && options.end() == null ? "" : ", keys " + range())));
     warnIfOlderThanPurgeGrace(backups, cluster.getLong("purgeGraceMs"));
     String fingerprint = options.fingerprint(backups.stream().map(NodeBackup::manifest).toList());
-    Path progressFile = options.progress() != null ? options.progress() : defaultProgressFile(fingerprint);
+    ProgressFile progressFile = new ProgressFile(
+        options.progress() != null ? options.progress() : defaultProgressFile(fingerprint), fingerprint, clusterId);
     RestoreProgress progress = options.fromScratch() ? new RestoreProgress(null, new RestoreCounts())
-        : RestoreProgress.load(progressFile, fingerprint);
+        : RestoreProgress.load(progressFile);
     byte[] from = options.start();
     if (progress.after() != null) {
       from = successor(progress.after());
       out.println("restore: resuming after key '" + new String(progress.after(), StandardCharsets.UTF_8)
-          + "' (" + progress.counts() + " before), as " + progressFile + " says");
+          + "' (" + progress.counts() + " before), as " + progressFile.path() + " says");
     }
     RestoreCounts counts = progress.counts();
     // Only a pass over whole backups reads every copy the manifests count.
     long copies = options.start() == null && options.end() == null && progress.after() == null
         ? backups.stream().mapToLong(backup -> backup.manifest().records()).sum() : -1;
     int batchRecords = Math.min(options.batchRecords(), cluster.getInteger("maxRecords", options.batchRecords()));
-    RestoreSender sender = new RestoreSender(client, options, counts, progressFile, fingerprint);
+    RestoreSender sender = new RestoreSender(client, options, counts, progressFile);
     long startedNanos = System.nanoTime();
     long sentBefore = counts.stored.get() + counts.newer.get() + counts.deleted.get();
     List<RecordsSnapshot> snapshots = new ArrayList<>();
@@ -126,10 +131,10 @@ public final class RestoreCommand {
     String stopped = broken != null ? broken : sender.stopped();
     if (stopped != null) {
       out.println("restore: stopped: " + stopped);
-      out.println("restore: " + counts + "; run the same command again to resume (progress in " + progressFile + ")");
+      out.println("restore: " + counts + "; run the same command again to resume (progress in " + progressFile.path() + ")");
       return 1;
     }
-    RestoreProgress.delete(progressFile);
+    RestoreProgress.delete(progressFile.path());
     out.println(String.format(Locale.ROOT, "restore: done in %.1f s: %s", seconds, counts));
     return 0;
   }

@@ -113,7 +113,8 @@ public record RestoreOptions(List<Path> from, URI url, String token, byte[] star
 
   /**
    * Names what this restore does: its backups (where they are, and which node, name and time each
-   * manifest gives), the cluster, the range and the mode. Only the same restore resumes from its progress.
+   * manifest gives), the cluster's url, the range and the mode. Only the same restore resumes from its
+   * progress, and only into the same cluster ({@link ProgressFile} keeps its id beside this).
    */
   String fingerprint(List<BackupManifest> manifests) {
     StringBuilder text = new StringBuilder();

@@ -13,16 +13,22 @@ import java.util.Base64;
 
 /**
  * How far a restore got, kept in a small JSON file so that a rerun of the same restore (same
- * {@link RestoreOptions#fingerprint}) resumes after the last key every record up to which the
- * cluster confirmed. Written after each step forward, atomically; deleted when the restore ends well.
+ * {@link RestoreOptions#fingerprint}) into the same cluster (same id) resumes after the last key
+ * every record up to which the cluster confirmed. Written after each step forward, atomically;
+ * deleted when the restore ends well.
  *
  * @param after  the last key done, null before the first
  * @param counts the counts so far
  */
 record RestoreProgress(byte[] after, RestoreCounts counts) {
 
-  /** What an earlier run of this restore kept, or a fresh start when there is none (or it was another restore's). */
-  static RestoreProgress load(Path file, String fingerprint) {
+  /**
+   * What an earlier run of this restore kept, or a fresh start when there is none (or it was another
+   * restore's); a {@link BackupException} when it was this restore's into another cluster, which
+   * holds none of what the file says is done.
+   */
+  static RestoreProgress load(ProgressFile progress) {
+    Path file = progress.path();
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
@@ -31,21 +37,38 @@ record RestoreProgress(byte[] after, RestoreCounts counts) {
     } catch (IOException e) {
       throw new BackupException("cannot read the progress file " + file + ": " + e.getMessage());
     }
+    JsonObject json;
     try {
-      JsonObject json = new JsonObject(text);
-      if (!fingerprint.equals(json.getString("fingerprint"))) {
+      json = new JsonObject(text);
+      if (!progress.fingerprint().equals(json.getString("fingerprint"))) {
         return new RestoreProgress(null, new RestoreCounts());
       }
+    } catch (DecodeException | ClassCastException e) {
+      throw damaged(file);
+    }
+    Object cluster = json.getValue("cluster");
+    if (!progress.clusterId().equals(cluster)) {
+      throw new BackupException("the progress file " + file + " is for cluster "
+          + (cluster == null ? "unknown (an older quorumkv wrote it)" : cluster) + ", the target is cluster "
+          + progress.clusterId() + ": delete it or pass --from-scratch");
+    }
+    try {
       String after = json.getString("after");
       return new RestoreProgress(after == null ? null : Base64.getDecoder().decode(after),
           RestoreCounts.fromJson(json.getJsonObject("counts")));
-    } catch (DecodeException | ClassCastException | IllegalArgumentException | NullPointerException e) {
-      throw new BackupException("the progress file " + file + " is damaged; delete it or pass --from-scratch");
+    } catch (ClassCastException | IllegalArgumentException | NullPointerException e) {
+      throw damaged(file);
     }
   }
 
-  static void save(Path file, String fingerprint, byte[] after, RestoreCounts counts) {
-    JsonObject json = new JsonObject().put("fingerprint", fingerprint)
+  private static BackupException damaged(Path file) {
+    return new BackupException("the progress file " + file + " is damaged; delete it or pass --from-scratch");
+  }
+
+  static void save(ProgressFile progress, byte[] after, RestoreCounts counts) {
+    Path file = progress.path();
+    JsonObject json = new JsonObject().put("fingerprint", progress.fingerprint())
+        .put("cluster", progress.clusterId())
         .put("after", after == null ? null : Base64.getEncoder().encodeToString(after))
         .put("counts", counts.toJson());
     Path written = file.resolveSibling(file.getFileName() + ".tmp");

@@ -2,7 +2,6 @@ package io.quorumkv.backup;
 
 import io.vertx.core.json.JsonObject;
 
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -28,8 +27,7 @@ final class RestoreSender {
   private final RestoreCounts counts;
   /** The counts of the batches up to the progress file's key: what a rerun starts from. */
   private final RestoreCounts confirmed;
-  private final Path progressFile;
-  private final String fingerprint;
+  private final ProgressFile progressFile;
   private final Map<Long, Finished> finishedAhead = new HashMap<>();
   private long nextFreeNanos = System.nanoTime();
   private long nextSequence;
@@ -40,8 +38,7 @@ final class RestoreSender {
   }
 
   /** @param counts the counts so far (a resumed restore's start with the earlier run's), kept current as batches finish */
-  RestoreSender(RestoreClient client, RestoreOptions options, RestoreCounts counts, Path progressFile,
-                String fingerprint) {
+  RestoreSender(RestoreClient client, RestoreOptions options, RestoreCounts counts, ProgressFile progressFile) {
     this.client = client;
     this.fresh = options.rollback();
     this.inFlight = options.inFlightBatches();
@@ -50,7 +47,6 @@ final class RestoreSender {
     this.counts = counts;
     this.confirmed = counts.copy();
     this.progressFile = progressFile;
-    this.fingerprint = fingerprint;
   }
 
   /** Why the restore stopped sending, null while it goes on. */
@@ -128,7 +124,7 @@ final class RestoreSender {
       confirmedKey = next.lastKey();
     }
     if (confirmedKey != null) {
-      RestoreProgress.save(progressFile, fingerprint, confirmedKey, confirmed);
+      RestoreProgress.save(progressFile, confirmedKey, confirmed);
     }
   }
 

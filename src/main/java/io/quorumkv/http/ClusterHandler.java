@@ -18,7 +18,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code GET /v0/cluster}: the agreed topology (epoch, stage, change under way), every node with
+ * {@code GET /v0/cluster}: the cluster's id, the agreed topology (epoch, stage, change under way), every node with
  * its state and whether membership sees it alive, the transfers of a change under way, and this
  * node's hinted handoff, read repair and anti-entropy state.
  */
@@ -56,6 +56,7 @@ final class ClusterHandler {
     ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
         .end(new JsonObject()
             .put("self", config.url().toString())
+            .put("clusterId", topology.clusterId())
             .put("topology", new JsonObject()
                 .put("epoch", current.epoch())
                 .put("stage", Topology.name(current.stage()))

@@ -68,6 +68,7 @@ final class RestoreHandler {
   private void describe(RoutingContext ctx) {
     JsonObject about = new JsonObject()
         .put("node", config.url().toString())
+        .put("clusterId", topology.clusterId())
         .put("topology", topology.current().toJson())
         .put("purgeGraceMs", config.storage().purgeGraceMs())
         .put("maxRecords", RestoreProtocol.MAX_RECORDS);

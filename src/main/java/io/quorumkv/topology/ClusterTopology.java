@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
  * This node's view of the agreed topology: the newest one the {@link TopologyBoard} showed,
  * persisted in the meta data on every change (so a restart, even of every node at once, brings
  * the cluster back to it) and reported back as applied. Changes are compare-and-set on the board,
- * so of two changes at once one is refused.
+ * so of two changes at once one is refused. It also holds the cluster's id ({@link ClusterIdentity}).
  */
 public final class ClusterTopology {
   private static final System.Logger LOG = System.getLogger(ClusterTopology.class.getName());
@@ -37,6 +37,7 @@ public final class ClusterTopology {
   private final TopologyBoard board;
   private final MetaStore meta;
   private final LiveNodes liveNodes;
+  private final ClusterIdentity identity;
   private final List<Consumer<Topology>> listeners = new CopyOnWriteArrayList<>();
   private final Promise<Long> departed = Promise.promise();
   private volatile Topology current;
@@ -49,6 +50,7 @@ public final class ClusterTopology {
     this.board = board;
     this.meta = meta;
     this.liveNodes = liveNodes;
+    this.identity = new ClusterIdentity(vertx, board::claimClusterId, meta);
   }
 
   /**
@@ -61,10 +63,11 @@ public final class ClusterTopology {
     if (!board.shared()) {
       // A node without membership can neither gain nor lose nodes: its conf is its topology, whatever its url was before.
       Topology alone = Topology.initial(confNodes);
-      return board.compareAndSet(null, alone.encode()).map(alone);
+      return identity.establish().compose(id -> board.compareAndSet(null, alone.encode())).map(alone);
     }
     return vertx.executeBlocking(this::persisted).compose(persisted -> board.start()
-        .compose(started -> vertx.executeBlocking(() -> meta.readLong(DEPARTED, 0)))
+        .compose(started -> identity.establish())
+        .compose(id -> vertx.executeBlocking(() -> meta.readLong(DEPARTED, 0)))
         .compose(departedAt -> {
           if (departedAt > 0) {
             return Future.failedFuture(new TopologyException("this node left the cluster at epoch " + departedAt
@@ -181,9 +184,11 @@ public final class ClusterTopology {
    * a newer one is applied. A value this node does not take (forged) is replaced by this node's
    * topology, never built on: a new epoch written over it could fork the cluster from a change
    * the forged value hid, while putting back a topology already applied is at worst behind, and
-   * the nodes ahead of it bring the board forward again at their next tick.
+   * the nodes ahead of it bring the board forward again at their next tick. The cluster's id is
+   * levelled the same way, apart.
    */
   public Future<Void> reconcile() {
+    identity.reconcile();
     Topology mine = current;
     return board.read().compose(text -> {
       Topology onBoard = text == null ? null : Topology.fromJson(text);
@@ -248,6 +253,11 @@ public final class ClusterTopology {
       LOG.log(System.Logger.Level.WARNING, "the conf's cluster " + conf + " differs from the agreed topology "
           + members + " (epoch " + agreed.epoch() + "); following the agreed one");
     }
+  }
+
+  /** The id of the cluster this node is in ({@link ClusterIdentity}), the same on every node; set by {@link #start}. */
+  public String clusterId() {
+    return identity.id();
   }
 
   public Topology current() {

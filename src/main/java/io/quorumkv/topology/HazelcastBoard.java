@@ -20,7 +20,8 @@ import java.util.function.BiConsumer;
 /**
  * The {@link TopologyBoard} on Hazelcast maps, replicated across the members: the topology under
  * one key, changed by Hazelcast's atomic replace; the applied epochs and transfer progress under
- * each node's and transfer's key, followed by entry listeners into local caches. The map calls,
+ * each node's and transfer's key, followed by entry listeners into local caches; the cluster's id
+ * under a key of its own, written once. The map calls,
  * which may block, run one at a time on a worker thread of their own, never on an event loop.
  *
  * <p>With a cluster secret, every value is {@link HazelcastSeal sealed} by its writer, and a value
@@ -36,6 +37,9 @@ public final class HazelcastBoard extends CachingBoard {
   static final String TOPOLOGY_MAP = "quorumkv.topology";
   static final String APPLIED_MAP = "quorumkv.applied";
   static final String TRANSFERS_MAP = "quorumkv.transfers";
+  static final String CLUSTER_MAP = "quorumkv.cluster";
+  static final String CLUSTER_ID_KEY = "id";
+  private static final int MAX_CLAIM_ATTEMPTS = 3;
   static final String KEY = "topology";
   static final String WORKER_POOL = "quorumkv-topology-board";
 
@@ -50,6 +54,7 @@ public final class HazelcastBoard extends CachingBoard {
   private volatile IMap<String, Object> topology;
   private volatile IMap<String, Object> appliedMap;
   private volatile IMap<String, Object> transfersMap;
+  private volatile IMap<String, Object> clusterMap;
 
   /**
    * @param clusterSecret the conf's {@code clusterSecret}, the key values are sealed with; null
@@ -79,6 +84,7 @@ public final class HazelcastBoard extends CachingBoard {
     topology = hazelcast.getMap(TOPOLOGY_MAP);
     appliedMap = hazelcast.getMap(APPLIED_MAP);
     transfersMap = hazelcast.getMap(TRANSFERS_MAP);
+    clusterMap = hazelcast.getMap(CLUSTER_MAP);
     topology.addEntryListener(new Follower((key, value) -> {
       String text = openTopology(key, value);
       if (text != null) {
@@ -143,6 +149,31 @@ public final class HazelcastBoard extends CachingBoard {
       }
       // Exactly the rejected bytes: a value written meanwhile (a node's change) is never overwritten.
       return topology.replace(KEY, stored, stored(TOPOLOGY_MAP, KEY, text));
+    }));
+  }
+
+  /**
+   * The id written first wins; one that does not verify is replaced, those exact bytes, as
+   * {@link #restore} does, and fails the claim if it keeps coming back (the caller claims again later).
+   */
+  @Override
+  public Future<String> claimClusterId(String candidate) {
+    return bounded(worker.executeBlocking(() -> {
+      Object mine = stored(CLUSTER_MAP, CLUSTER_ID_KEY, candidate);
+      for (int attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+        Object stored = clusterMap.putIfAbsent(CLUSTER_ID_KEY, mine);
+        if (stored == null) {
+          return candidate;
+        }
+        String id = seal == null ? (String) stored : openValue(CLUSTER_MAP, CLUSTER_ID_KEY, stored);
+        if (id != null) {
+          return id;
+        }
+        if (clusterMap.replace(CLUSTER_ID_KEY, stored, mine)) {
+          return candidate;
+        }
+      }
+      throw new TopologyException("the cluster id on the board does not verify and keeps coming back (see the log)");
     }));
   }
 
@@ -254,6 +285,16 @@ public final class HazelcastBoard extends CachingBoard {
     }
     rejections.accepted(TRANSFERS_MAP, id);
     heardTransfer(id, progress);
+  }
+
+  /** A sealed value any node of the cluster may write, or null when it does not verify (then rejected). */
+  private String openValue(String map, String key, Object stored) {
+    HazelcastSeal.Opened opened = open(map, key, stored);
+    if (opened == null) {
+      return null;
+    }
+    rejections.accepted(map, key);
+    return opened.value();
   }
 
   /** The verified value and writer, or null when it does not verify (then rejected). */

@@ -37,6 +37,11 @@ final class LocalBoard extends CachingBoard {
     return Future.succeededFuture(true);
   }
 
+  @Override
+  public Future<String> claimClusterId(String candidate) {
+    return Future.succeededFuture(candidate);
+  }
+
   /** Nothing but this node writes here: there is never a value to put back. */
   @Override
   public Future<Boolean> restore(String text) {

@@ -38,6 +38,12 @@ public interface TopologyBoard {
    */
   Future<Boolean> restore(String text);
 
+  /**
+   * The cluster's id: the one on the board, or {@code candidate} once put there when the board has
+   * none (a board this node alone reads takes it as it is).
+   */
+  Future<String> claimClusterId(String candidate);
+
   /** Tells the board the topology in force on this node, which says who may write the next one. */
   default void inForce(Topology topology) {
   }

@@ -49,8 +49,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * with a TTL, and a cluster backup, copied off the nodes' data directories as an operator would. Then
  * a tenth of the keys are overwritten and a twentieth deleted, and the tests restore: into the same
  * cluster after one node lost its disk; a rollback of one range; into a fresh cluster of four nodes,
- * with the tool and a receiving node killed midway; and into a cluster that a fourth node joins
- * meanwhile. Anti-entropy is slowed to once an hour, so that only the restore can bring back what a
+ * with the tool and a receiving node killed midway; into a cluster that a fourth node joins
+ * meanwhile; and into a cluster rebuilt at the same urls after a run into it was killed, where the
+ * rerun must not resume. Anti-entropy is slowed to once an hour, so that only the restore can bring back what a
  * test checks.
  *
  * <p>A soak ({@link Soak}): 20,000 keys in CI, 100,000 with {@code -Dsoak=full} (or
@@ -345,6 +346,69 @@ class BackupRestoreTest {
       ReplicaCopy copy = source.copy(node, narrow);
       assertEquals("before the backup", copy == null ? null : copy.value(), "the copy on node " + node);
     }
+  }
+
+  /**
+   * A cluster has one identity, the same through every node and across restarts, and a cluster
+   * rebuilt at the same urls has another. A restore killed midway into the first is not resumed
+   * into the second: the rerun refuses with one line naming both, and {@code --from-scratch}
+   * restores every key. Before, the rerun resumed after the first cluster's cursor and left the
+   * second without every key up to it.
+   */
+  @Test
+  @Order(6)
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void aResumeIntoAClusterRebuiltAtTheSameUrlsIsRefused() throws Exception {
+    ProcessCluster target = CLUSTERS.start(3, CONF);
+    String first = sameClusterIdOnEveryNode(target);
+    target.stop(1);
+    target.restart(1);
+    assertEquals(first, sameClusterIdOnEveryNode(target), "the cluster id after a node's restart");
+
+    Path out = work.resolve("rebuilt");
+    Path progress = out.resolve("progress.json");
+    String[] args = {"--from", offsite.toString(), "--url", target.url(0), "--token", TOKEN,
+        "--rate", Integer.toString(SLOW_RATE), "--progress", progress.toString()};
+    Process killed = start(out.resolve("run-1"), args);
+    Await.until("the first run confirmed some records", Duration.ofSeconds(60), () -> Files.exists(progress));
+    killed.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    String afterKill = Files.readString(progress);
+
+    for (int node = 0; node < 3; node++) {
+      target.stop(node);
+      target.wipeData(node);
+    }
+    for (int node = 0; node < 3; node++) {
+      target.startAgain(node);
+    }
+    target.awaitAllSeeAll();
+    String rebuilt = sameClusterIdOnEveryNode(target);
+    assertTrue(!rebuilt.equals(first), "a cluster rebuilt on fresh data directories has an id of its own: " + first);
+
+    Run refused = restore(out.resolve("run-2"), args);
+    assertEquals(1, refused.exit(), refused.output());
+    String last = refused.output().strip().lines().reduce((a, b) -> b).orElse("");
+    assertEquals("quorumkv restore: the progress file " + progress + " is for cluster " + first
+        + ", the target is cluster " + rebuilt + ": delete it or pass --from-scratch", last, refused.output());
+    assertEquals(afterKill, Files.readString(progress), "a refused run leaves the progress file as it was");
+    assertEquals(0, clusterLive(target, 0, null, null).size(), "a refused run writes nothing");
+
+    Run fresh = restore(out.resolve("run-3"), "--from", offsite.toString(), "--url", target.url(0), "--token", TOKEN,
+        "--rate", "50000", "--progress", progress.toString(), "--from-scratch");
+    assertEquals(0, fresh.exit(), fresh.output());
+    for (int node = 0; node < 3; node++) {
+      assertSameRecords(atBackup, clusterLive(target, node, null, null), "the rebuilt cluster through node " + node);
+    }
+  }
+
+  /** The {@code clusterId} of {@code GET /v0/cluster}, asserted the same on every node. */
+  private static String sameClusterIdOnEveryNode(ProcessCluster cluster) {
+    String id = cluster.clusterInfo(0).getString("clusterId");
+    assertTrue(id != null && !id.isEmpty(), cluster.clusterInfo(0).encodePrettily());
+    for (int node = 1; node < cluster.size(); node++) {
+      assertEquals(id, cluster.clusterInfo(node).getString("clusterId"), "the cluster id on node " + node);
+    }
+    return id;
   }
 
   private static String key(int i) {
