@@ -16,13 +16,7 @@ others=()
 for p in "${PORTS[@]}" "${EXTRA_PORTS[@]}"; do [ "$p" = "$port" ] || others+=("$p"); done
 pid=$(node_pid "$name") || pid="" # empty when the node was not started by these scripts
 
-# The token goes to curl on its standard input, not on its command line, where ps would show it.
-leave=(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$url/admin/cluster/leave")
-if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
-  answer=$(printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | "${leave[@]}" -H @-) || true
-else
-  answer=$("${leave[@]}") || true
-fi
+answer=$(api_post "$url/admin/cluster/leave")
 status=${answer##*$'\n'} body=${answer%$'\n'*}
 if [ "$status" = 000 ]; then
   echo "$name does not answer at $url. If it is down for good, remove it through any other node:" >&2
