@@ -101,15 +101,17 @@ public final class MembershipAdmin implements RouteMount {
     return Future.failedFuture(new TopologyException(refused.getMessage() + "; " + wayOut(topology.stuck().get())));
   }
 
-  /** The operator's way out of a change that waits for down nodes, in one clause. */
+  /**
+   * The operator's way out of a change that waits for down nodes, in one short clause: a 409's
+   * line is cut at {@link ApiErrors#MAX_MESSAGE_CHARS}, after the refusal it follows.
+   */
   static String wayOut(StuckChange stuck) {
     String down = stuck.down().stream().map(NodeUrl::toString).collect(Collectors.joining(", "));
-    String waits = "the " + stuck.change() + " (epoch " + stuck.epoch() + ") waits for " + down + ", down: ";
+    String gone = "if " + down + (stuck.down().size() == 1 ? " is" : " are") + " gone for good: ";
     if (stuck.wayOut() == StuckChange.WayOut.REMOVE) {
-      return waits + "if it is gone for good, remove it (POST " + REMOVE + "?url=" + down + "), which ends the change";
+      return gone + "POST " + REMOVE + " it, which ends the change";
     }
-    return waits + "if gone for good, abort the change (POST " + ABORT + "), then remove each (POST " + REMOVE
-        + "?url=...)";
+    return gone + "POST " + ABORT + ", then remove " + (stuck.down().size() == 1 ? "it" : "them");
   }
 
   private static void answer(RoutingContext ctx, Future<Topology> change) {

@@ -305,8 +305,8 @@ public final class Topology implements ReplicaPlacement {
       throw new TopologyException("no change in progress to abort (epoch " + epoch + ", stable)");
     }
     if (stage == Stage.CUTOVER) {
-      throw new TopologyException("the " + change + " reached its cutover (epoch " + epoch + "): it can no longer be"
-          + " aborted, and it finishes by itself without waiting for down nodes; remove a dead node once it is stable");
+      throw new TopologyException("the " + change + " reached its cutover (epoch " + epoch + "): too late to abort;"
+          + " it finishes by itself, without waiting for down nodes");
     }
     Map<NodeUrl, State> next = new TreeMap<>(ORDER);
     members.forEach((node, state) -> {
