@@ -19,35 +19,24 @@ fi
 url="$QKV_SCHEME://127.0.0.1:$port"
 down=$(api_get "$url/v0/cluster" | python3 -c 'import json, sys; c = json.load(sys.stdin)["topology"].get("change") or {}; print(" ".join(c.get("downNodes") or []))') || down=""
 
-answer=$(api_post "$url/admin/cluster/abort")
-status=${answer##*$'\n'} body=${answer%$'\n'*}
-if [ "$status" = 000 ]; then
-  echo "node-$port does not answer at $url: abort through another node (cluster/abort-change.sh OTHER_PORT)" >&2
-  exit 1
-elif [ "$status" != 202 ]; then
-  echo "node-$port refused to abort: $status $body" >&2
+if ! admin_post "$url/admin/cluster/abort"; then
+  if [ "$POST_STATUS" = 000 ]; then
+    echo "node-$port does not answer at $url: abort through another node (cluster/abort-change.sh OTHER_PORT)" >&2
+  else
+    echo "node-$port refused to abort: $POST_STATUS $POST_BODY" >&2
+  fi
   exit 1
 fi
-echo "the change is aborted: $body"
+echo "the change is aborted: $POST_BODY"
 
-deadline=$((SECONDS + CHANGE_TIMEOUT))
-last_answer=$SECONDS
-while :; do
-  if view=$(cluster_view "$url" "$url"); then
-    last_answer=$SECONDS
-    IFS=$'\t' read -r _ stage epoch line <<< "$view"
-    echo "$(date +%T) $line"
-    if [ "$stage" = stable ]; then break; fi
-  elif [ $((SECONDS - last_answer)) -ge "$CHANGE_SILENCE_SECONDS" ]; then
-    echo "node-$port has not answered GET /v0/cluster for $CHANGE_SILENCE_SECONDS s" >&2
-    exit 1
-  fi
-  if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "the topology is not stable after $CHANGE_TIMEOUT s" >&2
-    exit 1
-  fi
-  sleep "$CHANGE_POLL_SECONDS"
-done
+abort_step() {
+  view=$(cluster_view "$url" "$url") || return 2
+  IFS=$'\t' read -r _ stage epoch line <<< "$view"
+  echo "$(date +%T) $line"
+  [ "$stage" = stable ]
+}
+follow_change abort_step "the topology is not stable after $CHANGE_TIMEOUT s" \
+  "node-$port has not answered GET /v0/cluster for $CHANGE_SILENCE_SECONDS s"
 echo "back to the members from before the change (epoch $epoch)"
 for node in $down; do
   echo "remove $node if it is gone for good: curl -X POST '$url/admin/cluster/remove?url=$node'"

@@ -113,15 +113,35 @@ api_get() {
   fi
 }
 
-# api_post URL: POST with the token as api_get sends it; prints the body, a newline and the status
-# (000 when the node does not answer).
-api_post() {
-  local post=(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$1")
+# admin_post URL: POST with the token as api_get sends it; sets POST_STATUS (000 when the node does
+# not answer) and POST_BODY, and succeeds on 202.
+# shellcheck disable=SC2034
+admin_post() {
+  local post=(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$1") answer
   if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
-    printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | "${post[@]}" -H @- || true
+    answer=$(printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | "${post[@]}" -H @-) || true
   else
-    "${post[@]}" || true
+    answer=$("${post[@]}") || true
   fi
+  POST_STATUS=${answer##*$'\n'} POST_BODY=${answer%$'\n'*}
+  [ "$POST_STATUS" = 202 ]
+}
+
+# follow_change STEP TIMEOUT_MESSAGE SILENCE_MESSAGE: runs the function STEP every
+# CHANGE_POLL_SECONDS until it returns 0 (done); it returns 1 when a node answered and the change
+# goes on, 2 when none answered. Exits 1 saying SILENCE_MESSAGE when no node answered for
+# CHANGE_SILENCE_SECONDS, TIMEOUT_MESSAGE after CHANGE_TIMEOUT seconds.
+follow_change() {
+  local deadline=$((SECONDS + CHANGE_TIMEOUT)) last_answer=$SECONDS outcome
+  while :; do
+    outcome=0
+    "$1" || outcome=$?
+    if [ "$outcome" = 0 ]; then return 0; fi
+    if [ "$outcome" = 1 ]; then last_answer=$SECONDS
+    elif [ $((SECONDS - last_answer)) -ge "$CHANGE_SILENCE_SECONDS" ]; then echo "$3" >&2; exit 1; fi
+    if [ "$SECONDS" -ge "$deadline" ]; then echo "$2" >&2; exit 1; fi
+    sleep "$CHANGE_POLL_SECONDS"
+  done
 }
 
 # cluster_view URL NODE_URL: reads GET URL/v0/cluster and prints four tab-separated fields: the

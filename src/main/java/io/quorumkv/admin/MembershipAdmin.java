@@ -95,10 +95,11 @@ public final class MembershipAdmin implements RouteMount {
 
   /** A refusal that names the way out when the change in progress waits for a node that is down. */
   private Future<Topology> withWayOut(Throwable refused) {
-    if (!(refused instanceof TopologyException) || topology.stuck().isEmpty()) {
+    if (!(refused instanceof TopologyException)) {
       return Future.failedFuture(refused);
     }
-    return Future.failedFuture(new TopologyException(refused.getMessage() + "; " + wayOut(topology.stuck().get())));
+    return Future.failedFuture(topology.stuck()
+        .map(stuck -> new TopologyException(refused.getMessage() + "; " + wayOut(stuck))).orElse((TopologyException) refused));
   }
 
   /**

@@ -3,7 +3,6 @@ package io.quorumkv.topology;
 import io.quorumkv.config.NodeUrl;
 import io.vertx.core.Future;
 
-import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
