@@ -4,7 +4,8 @@
 # when that is set), then prints the change's progress every 2 s as another node sees it, until
 # the node is out of the topology and it is `stable`; then waits up to 60 s for the node's process
 # to exit on its own (exit 0). Exits 1 if the node refuses (its answer is printed), if it exits
-# before it has left, if no other node answers for 60 s, or after SECONDS (default 1800).
+# before it has left, if the leave is aborted (cluster/abort-change.sh), if no other node answers
+# for 60 s, or after SECONDS (default 1800).
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -36,6 +37,10 @@ leave_step() {
   IFS=$'\t' read -r state stage epoch line <<< "$view"
   echo "$(date +%T) $line (seen by $watcher)"
   if [ "$state" = absent ] && [ "$stage" = stable ]; then return 0; fi
+  if [ "$state" = normal ] && [ "$stage" = stable ]; then
+    echo "the leave of $name was aborted (epoch $epoch): it is a member again; ask it to leave again once every node is up" >&2
+    exit 1
+  fi
   # The node stops itself only once it is out of the topology: gone before, it crashed or was stopped.
   if [ -n "$pid" ] && ! alive "$pid" && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url") && [ "${view%%$'\t'*}" != absent ]; then
     node_failure "$name" "exited (pid $pid) before it had left" >&2
