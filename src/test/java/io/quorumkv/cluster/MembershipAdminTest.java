@@ -29,9 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The operator's side of taking nodes away, on three node processes: every refusal of
- * {@code /admin/cluster/leave} and {@code /admin/cluster/remove} with its status and a one-line
- * reason, a removal of a node killed with {@code kill -9} after which both survivors hold every
- * key it shared, and a leave (slowed by a throttled transfer, so that a second change meets it
+ * {@code /admin/cluster/leave}, {@code /admin/cluster/remove} and {@code /admin/cluster/abort}
+ * with its status and a one-line reason, a removal of a node killed with {@code kill -9} after
+ * which both survivors hold every key it shared, and a leave (slowed by a throttled transfer, so that a second change meets it
  * in progress) after which the leaver's keys are on the last node, the leaver's process has
  * ended with status 0, and it refuses to start again on the same data.
  */
@@ -72,6 +72,9 @@ class MembershipAdminTest {
         "Authorization", "Bearer not-the-token"), 401, "unknown token");
     assertAnswer(nodes.http(A).send("POST", removePath(nodes.url(C)), HttpRequest.BodyPublishers.noBody()),
         401, "token of role admin required");
+    assertAnswer(nodes.http(A).send("POST", MembershipAdmin.ABORT, HttpRequest.BodyPublishers.noBody()),
+        401, "token of role admin required");
+    assertAnswer(admin(B, MembershipAdmin.ABORT), 409, "no change in progress to abort");
     assertAnswer(admin(A, removePath(nodes.url(B))), 409, nodes.url(B) + " is alive");
     assertAnswer(admin(A, MembershipAdmin.REMOVE), 400, "missing 'url'");
     assertAnswer(admin(A, MembershipAdmin.REMOVE + "?url="), 400, "missing 'url'");
