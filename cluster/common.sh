@@ -86,10 +86,12 @@ CHANGE_POLL_SECONDS=2     # one progress line this often
 CHANGE_SILENCE_SECONDS=60 # give up when no node has answered for this long
 
 # parse_change_args ARG...: reads "PORT [--timeout SECONDS]" into CHANGE_PORT and CHANGE_TIMEOUT
-# (default 1800, the longest the script follows the change); exits 2 on anything else.
+# (default 1800, the longest the script follows the change); exits 2 on anything else. With
+# CHANGE_PORT_OPTIONAL=1 the PORT may be left out (CHANGE_PORT is then empty).
 # shellcheck disable=SC2034
 parse_change_args() {
   local usage="usage: $0 PORT [--timeout SECONDS]"
+  [ "${CHANGE_PORT_OPTIONAL:-0}" = 1 ] && usage="usage: $0 [PORT] [--timeout SECONDS]"
   CHANGE_PORT="" CHANGE_TIMEOUT=1800
   while [ $# -gt 0 ]; do
     case $1 in
@@ -97,7 +99,7 @@ parse_change_args() {
       *) [[ $1 =~ ^[0-9]+$ && -z $CHANGE_PORT ]] || { echo "$usage" >&2; exit 2; }; CHANGE_PORT=$1; shift ;;
     esac
   done
-  [ -n "$CHANGE_PORT" ] || { echo "$usage" >&2; exit 2; }
+  [ -n "$CHANGE_PORT" ] || [ "${CHANGE_PORT_OPTIONAL:-0}" = 1 ] || { echo "$usage" >&2; exit 2; }
 }
 
 # api_get URL: GET with `Authorization: Bearer $QKV_ADMIN_TOKEN` when that is set (a node whose conf
@@ -109,6 +111,37 @@ api_get() {
   else
     qcurl -sf -m 5 "$1"
   fi
+}
+
+# admin_post URL: POST with the token as api_get sends it; sets POST_STATUS (000 when the node does
+# not answer) and POST_BODY, and succeeds on 202.
+# shellcheck disable=SC2034
+admin_post() {
+  local post=(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$1") answer
+  if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
+    answer=$(printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | "${post[@]}" -H @-) || true
+  else
+    answer=$("${post[@]}") || true
+  fi
+  POST_STATUS=${answer##*$'\n'} POST_BODY=${answer%$'\n'*}
+  [ "$POST_STATUS" = 202 ]
+}
+
+# follow_change STEP TIMEOUT_MESSAGE SILENCE_MESSAGE: runs the function STEP every
+# CHANGE_POLL_SECONDS until it returns 0 (done); it returns 1 when a node answered and the change
+# goes on, 2 when none answered. Exits 1 saying SILENCE_MESSAGE when no node answered for
+# CHANGE_SILENCE_SECONDS, TIMEOUT_MESSAGE after CHANGE_TIMEOUT seconds.
+follow_change() {
+  local deadline=$((SECONDS + CHANGE_TIMEOUT)) last_answer=$SECONDS outcome
+  while :; do
+    outcome=0
+    "$1" || outcome=$?
+    if [ "$outcome" = 0 ]; then return 0; fi
+    if [ "$outcome" = 1 ]; then last_answer=$SECONDS
+    elif [ $((SECONDS - last_answer)) -ge "$CHANGE_SILENCE_SECONDS" ]; then echo "$3" >&2; exit 1; fi
+    if [ "$SECONDS" -ge "$deadline" ]; then echo "$2" >&2; exit 1; fi
+    sleep "$CHANGE_POLL_SECONDS"
+  done
 }
 
 # cluster_view URL NODE_URL: reads GET URL/v0/cluster and prints four tab-separated fields: the
@@ -156,6 +189,11 @@ if transfers:
         line += ", %d failed (%s)" % (len(failed), failed[0].get("lastError"))
 else:
     line += "  no transfer"
+change = topology.get("change") or {}
+if change.get("wayOut"):
+    # The change waits for down nodes: if they are gone for good, only this way out ends it.
+    line += "  WAITS FOR DOWN %s: if gone for good, %s" % (", ".join(change.get("downNodes") or []),
+        "cluster/abort-change.sh, then remove each" if change["wayOut"] == "abort" else "remove it")
 print(state, stage, epoch, line, sep="\t")
 '
 

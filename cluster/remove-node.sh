@@ -4,7 +4,8 @@
 # when that is set), then prints the change's progress every 2 s as another node sees it, until
 # the node is out of the topology and it is `stable`; then waits up to 60 s for the node's process
 # to exit on its own (exit 0). Exits 1 if the node refuses (its answer is printed), if it exits
-# before it has left, if no other node answers for 60 s, or after SECONDS (default 1800).
+# before it has left, if the leave is aborted (cluster/abort-change.sh), if no other node answers
+# for 60 s, or after SECONDS (default 1800).
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -16,53 +17,41 @@ others=()
 for p in "${PORTS[@]}" "${EXTRA_PORTS[@]}"; do [ "$p" = "$port" ] || others+=("$p"); done
 pid=$(node_pid "$name") || pid="" # empty when the node was not started by these scripts
 
-# The token goes to curl on its standard input, not on its command line, where ps would show it.
-leave=(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$url/admin/cluster/leave")
-if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
-  answer=$(printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | "${leave[@]}" -H @-) || true
-else
-  answer=$("${leave[@]}") || true
-fi
-status=${answer##*$'\n'} body=${answer%$'\n'*}
-if [ "$status" = 000 ]; then
-  echo "$name does not answer at $url. If it is down for good, remove it through any other node:" >&2
-  echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:${others[0]:-OTHER_PORT}/admin/cluster/remove?url=$url'" >&2
-  exit 1
-elif [ "$status" != 202 ]; then
-  echo "$name refused to leave: $status $body" >&2
+if ! admin_post "$url/admin/cluster/leave"; then
+  if [ "$POST_STATUS" = 000 ]; then
+    echo "$name does not answer at $url. If it is down for good, remove it through any other node:" >&2
+    echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:${others[0]:-OTHER_PORT}/admin/cluster/remove?url=$url'" >&2
+  else
+    echo "$name refused to leave: $POST_STATUS $POST_BODY" >&2
+  fi
   exit 1
 fi
-echo "$name leaves: $body"
+echo "$name leaves: $POST_BODY"
 
-deadline=$((SECONDS + CHANGE_TIMEOUT))
-last_answer=$SECONDS
+# One look through another node: done once the node is out of the topology and it is stable.
 watcher=""
-while :; do
+leave_step() {
   if [ -n "$watcher" ] && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url"); then :
   elif watcher=$(answering_port "${others[@]}") && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url"); then :
-  else view="" watcher=""; fi
-  if [ -n "$view" ]; then
-    last_answer=$SECONDS
-    IFS=$'\t' read -r state stage epoch line <<< "$view"
-    echo "$(date +%T) $line (seen by $watcher)"
-    if [ "$state" = absent ] && [ "$stage" = stable ]; then break; fi
-    # The node stops itself only once it is out of the topology: gone before, it crashed or was stopped.
-    if [ -n "$pid" ] && ! alive "$pid" && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url") && [ "${view%%$'\t'*}" != absent ]; then
-      node_failure "$name" "exited (pid $pid) before it had left" >&2
-      echo "Start it again (cluster/start-node.sh $port, or with its conf) and its transfers resume; if it is gone for good:" >&2
-      echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:$watcher/admin/cluster/remove?url=$url'" >&2
-      exit 1
-    fi
-  elif [ $((SECONDS - last_answer)) -ge "$CHANGE_SILENCE_SECONDS" ]; then
-    echo "no node other than $name has answered GET /v0/cluster for $CHANGE_SILENCE_SECONDS s (tried ${others[*]})" >&2
+  else watcher=""; return 2; fi
+  IFS=$'\t' read -r state stage epoch line <<< "$view"
+  echo "$(date +%T) $line (seen by $watcher)"
+  if [ "$state" = absent ] && [ "$stage" = stable ]; then return 0; fi
+  if [ "$state" = normal ] && [ "$stage" = stable ]; then
+    echo "the leave of $name was aborted (epoch $epoch): it is a member again; ask it to leave again once every node is up" >&2
     exit 1
   fi
-  if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "$name has not left after $CHANGE_TIMEOUT s; the change goes on (docs/operations.md, when a transfer stalls)" >&2
+  # The node stops itself only once it is out of the topology: gone before, it crashed or was stopped.
+  if [ -n "$pid" ] && ! alive "$pid" && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url") && [ "${view%%$'\t'*}" != absent ]; then
+    node_failure "$name" "exited (pid $pid) before it had left" >&2
+    echo "Start it again (cluster/start-node.sh $port, or with its conf) and its transfers resume; if it is gone for good:" >&2
+    echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:$watcher/admin/cluster/remove?url=$url'" >&2
     exit 1
   fi
-  sleep "$CHANGE_POLL_SECONDS"
-done
+  return 1
+}
+follow_change leave_step "$name has not left after $CHANGE_TIMEOUT s; the change goes on (docs/operations.md, when a transfer stalls)" \
+  "no node other than $name has answered GET /v0/cluster for $CHANGE_SILENCE_SECONDS s (tried ${others[*]})"
 
 echo "$name has left the cluster (epoch $epoch); waiting for it to stop"
 stop_deadline=$((SECONDS + CHANGE_SILENCE_SECONDS))

@@ -10,12 +10,16 @@ import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.topology.StuckChange;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.topology.TransferProgress;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code GET /v0/cluster}: the cluster's id, the agreed topology (epoch, stage, change under way), every node with
@@ -60,9 +64,7 @@ final class ClusterHandler {
             .put("topology", new JsonObject()
                 .put("epoch", current.epoch())
                 .put("stage", Topology.name(current.stage()))
-                .put("change", current.change() == null ? null : new JsonObject()
-                    .put("kind", Topology.name(current.change().kind()))
-                    .put("node", current.change().node().toString())))
+                .put("change", current.change() == null ? null : change(current.change())))
             .put("nodes", nodes)
             .put("transfers", TransferProgress.ofChange(current, topology.board().transfers()))
             .put("hints", new JsonObject()
@@ -76,6 +78,20 @@ final class ClusterHandler {
             .put("antiEntropy", antiEntropy())
             .put("alarms", alarms())
             .encodePrettily());
+  }
+
+  /**
+   * The change in progress, with the down nodes it waits for (empty when none) and the way out
+   * if they are gone for good: {@code abort} or {@code remove}, null while it waits for no down node.
+   */
+  private JsonObject change(Topology.Change change) {
+    Optional<StuckChange> stuck = topology.stuck();
+    return new JsonObject()
+        .put("kind", Topology.name(change.kind()))
+        .put("node", change.node().toString())
+        .put("downNodes", new JsonArray(stuck.map(StuckChange::down).orElse(List.of()).stream()
+            .map(NodeUrl::toString).toList()))
+        .put("wayOut", stuck.map(found -> Topology.name(found.wayOut())).orElse(null));
   }
 
   /** This node's alarms: a full disk, while it lasts. */

@@ -3,7 +3,6 @@ package io.quorumkv.topology;
 import io.quorumkv.config.NodeUrl;
 import io.vertx.core.Future;
 
-import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -72,24 +71,15 @@ final class ChangeDriver {
    * heals (seen in the fault harness: a joiner cut off took the cutover on its own).
    */
   private boolean drives(Topology current) {
-    List<NodeUrl> voters = current.members().keySet().stream().filter(node -> !removed(current, node)).toList();
-    long alive = voters.stream().filter(node -> node.equals(topology.self()) || topology.liveNodes().isAlive(node))
-        .count();
-    if (2 * alive <= voters.size()) {
+    if (!topology.seesMajority(current)) {
       return false;
     }
-    for (NodeUrl node : voters) {
+    for (NodeUrl node : current.voters()) {
       if (topology.liveNodes().isAlive(node)) {
         return node.equals(topology.self());
       }
     }
     return false;
-  }
-
-  /** The node a removal takes away, down for good: it neither drives nor counts toward a majority. */
-  private static boolean removed(Topology current, NodeUrl node) {
-    return current.change() != null && current.change().kind() == Topology.Kind.REMOVE
-        && current.change().node().equals(node);
   }
 
   private Future<Object> step(Topology from, UnaryOperator<Topology> step) {

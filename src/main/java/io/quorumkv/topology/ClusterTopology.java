@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -120,6 +121,22 @@ public final class ClusterTopology {
         throw new NodeDownException(node);
       }
     }
+  }
+
+  /**
+   * Whether this node sees a majority of the topology's {@link Topology#voters} alive, itself
+   * included. A node cut off from the others sees them all down: without the majority, a step it
+   * took alone would win or lose when the partition heals.
+   */
+  public boolean seesMajority(Topology on) {
+    List<NodeUrl> voters = on.voters();
+    long alive = voters.stream().filter(node -> node.equals(self) || liveNodes.isAlive(node)).count();
+    return 2 * alive > voters.size();
+  }
+
+  /** What the change in force waits for that is down, and the way out; empty when it waits for no down node. */
+  public Optional<StuckChange> stuck() {
+    return StuckChange.of(current, board.transfers(), node -> node.equals(self) || liveNodes.isAlive(node));
   }
 
   /** The board's topology, or {@code candidate} if the board has none or an older one it may replace. */

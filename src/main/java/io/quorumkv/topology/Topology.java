@@ -285,14 +285,42 @@ public final class Topology implements ReplicaPlacement {
    */
   public Topology withRemoved(NodeUrl node) {
     if (stage == Stage.STREAMING && change.node().equals(node) && change.kind() == Kind.JOIN) {
-      Map<NodeUrl, State> next = sortedCopy(members);
-      next.remove(node);
-      return new Topology(epoch + 1, next, Stage.STABLE, null, List.of());
+      return aborted();
     }
     if (stage == Stage.STREAMING && change.node().equals(node) && change.kind() == Kind.LEAVE) {
       return new Topology(epoch + 1, members, Stage.STREAMING, new Change(Kind.REMOVE, node), List.of());
     }
     return withLeaving(node, Kind.REMOVE);
+  }
+
+  /**
+   * The way back from a change still streaming, at a new epoch: the members from before it, each
+   * {@code normal}, stable. A joiner is dropped, a leaving or removed node is a member again.
+   * Nothing acknowledged is lost: while streaming, reads went to the old owners only, and every
+   * write needed {@code ack} of the old owners as well as of the new ones. From the cutover on, the
+   * new owners answer reads and the change no longer waits for a down node, so it is not undone.
+   */
+  public Topology aborted() {
+    if (stage == Stage.STABLE) {
+      throw new TopologyException("no change in progress to abort (epoch " + epoch + ", stable)");
+    }
+    if (stage == Stage.CUTOVER) {
+      throw new TopologyException("the " + change + " reached its cutover (epoch " + epoch + "): too late to abort;"
+          + " it finishes by itself, without waiting for down nodes");
+    }
+    Map<NodeUrl, State> next = new TreeMap<>(ORDER);
+    members.forEach((node, state) -> {
+      if (state != State.JOINING) {
+        next.put(node, State.NORMAL);
+      }
+    });
+    return new Topology(epoch + 1, next, Stage.STABLE, null, List.of());
+  }
+
+  /** The members that count toward a majority: all but the node a removal takes away, down for good. */
+  public List<NodeUrl> voters() {
+    return members.keySet().stream()
+        .filter(node -> change == null || change.kind() != Kind.REMOVE || !change.node().equals(node)).toList();
   }
 
   /** The second step: the new owners answer reads, the old ones still take writes. */

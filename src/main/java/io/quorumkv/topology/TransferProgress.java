@@ -43,13 +43,17 @@ public final class TransferProgress {
   public static boolean allDone(Topology topology, Map<String, JsonObject> transfers) {
     for (NodeUrl receiver : topology.receivers()) {
       for (NodeUrl source : topology.sourcesFor(receiver)) {
-        JsonObject progress = transfers.get(id(topology.epoch(), source, receiver));
-        if (progress == null || !Topology.name(State.DONE).equals(progress.getString("state"))) {
+        if (!done(transfers.get(id(topology.epoch(), source, receiver)))) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  /** Whether a transfer's published progress (null when none) says it is done. */
+  static boolean done(JsonObject progress) {
+    return progress != null && Topology.name(State.DONE).equals(progress.getString("state"));
   }
 
   /**

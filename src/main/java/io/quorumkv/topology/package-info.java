@@ -5,7 +5,8 @@
  * {@code ClusterIdentity}), and {@code TopologySteps}, the one owner of what
  * each step means on this node: the driver's steps ({@code ChangeDriver}), the transfers that
  * move records to their new owners ({@code TransferReceiver}, {@code TransferSession}, answered by
- * {@code TransferHandler}), the cleanup after them, and the anti-entropy and purge gates. With a
+ * {@code TransferHandler}), the cleanup after them, and the anti-entropy and purge gates. A change
+ * that waits for a node that is down says so, with the way out ({@code StuckChange}). With a
  * cluster secret, what a node writes to the board is sealed ({@code HazelcastSeal}), and a value that
  * does not verify, or whose writer may not write it, is ignored, counted ({@code BoardObserver})
  * and logged ({@code BoardRejections}).

@@ -7,6 +7,7 @@ import io.quorumkv.support.Http;
 import io.quorumkv.support.NodeProcess;
 import io.quorumkv.support.NodeProcesses;
 import io.quorumkv.support.PeerMetrics;
+import io.quorumkv.support.Parallel;
 import io.quorumkv.support.ProcessTier;
 import io.quorumkv.support.ReplicaCopy;
 import io.vertx.core.json.JsonObject;
@@ -21,20 +22,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The operator's side of taking nodes away, on three node processes: every refusal of
- * {@code /admin/cluster/leave} and {@code /admin/cluster/remove} with its status and a one-line
- * reason, a removal of a node killed with {@code kill -9} after which both survivors hold every
- * key it shared, and a leave (slowed by a throttled transfer, so that a second change meets it
+ * {@code /admin/cluster/leave}, {@code /admin/cluster/remove} and {@code /admin/cluster/abort}
+ * with its status and a one-line reason, a removal of a node killed with {@code kill -9} after
+ * which both survivors hold every key it shared, and a leave (slowed by a throttled transfer, so that a second change meets it
  * in progress) after which the leaver's keys are on the last node, the leaver's process has
  * ended with status 0, and it refuses to start again on the same data.
  */
@@ -75,6 +72,9 @@ class MembershipAdminTest {
         "Authorization", "Bearer not-the-token"), 401, "unknown token");
     assertAnswer(nodes.http(A).send("POST", removePath(nodes.url(C)), HttpRequest.BodyPublishers.noBody()),
         401, "token of role admin required");
+    assertAnswer(nodes.http(A).send("POST", MembershipAdmin.ABORT, HttpRequest.BodyPublishers.noBody()),
+        401, "token of role admin required");
+    assertAnswer(admin(B, MembershipAdmin.ABORT), 409, "no change in progress to abort");
     assertAnswer(admin(A, removePath(nodes.url(B))), 409, nodes.url(B) + " is alive");
     assertAnswer(admin(A, MembershipAdmin.REMOVE), 400, "missing 'url'");
     assertAnswer(admin(A, MembershipAdmin.REMOVE + "?url="), 400, "missing 'url'");
@@ -87,7 +87,7 @@ class MembershipAdminTest {
     }
 
     // Removing C, killed with kill -9: the survivors copy to each other what C shared with them.
-    inParallel(SHARED_KEYS, i -> write(i % 3, sharedKey(i) + "&ack=2&from=2", "value-" + i));
+    Parallel.forEachIndex(SHARED_KEYS, 8, i -> write(i % 3, sharedKey(i) + "&ack=2&from=2", "value-" + i));
     nodes.kill(C);
     nodes.awaitSeen(A, C, false);
     nodes.awaitSeen(B, C, false);
@@ -114,7 +114,7 @@ class MembershipAdminTest {
     assertReadable(SHARED_KEYS, MembershipAdminTest::sharedKey, A, B);
 
     // B leaves: its keys go to A at the throttled pace, long enough for a second change to meet it.
-    inParallel(SOLE_KEYS, i -> write(i % 2, soleKey(i) + "&ack=1&from=1", "value-" + i));
+    Parallel.forEachIndex(SOLE_KEYS, 8, i -> write(i % 2, soleKey(i) + "&ack=1&from=1", "value-" + i));
     long leaving = System.nanoTime();
     HttpResponse<byte[]> leave = admin(B, MembershipAdmin.LEAVE);
     assertAnswer(leave, 202, "");
@@ -219,7 +219,7 @@ class MembershipAdminTest {
   private void assertReadable(int count, java.util.function.IntFunction<String> key, int... through) throws Exception {
     List<String> unreadable = java.util.Collections.synchronizedList(new ArrayList<>());
     for (int node : through) {
-      inParallel(count, i -> {
+      Parallel.forEachIndex(count, 8, i -> {
         HttpResponse<byte[]> read = nodes.http(node).get("/v0/entity?id=" + key.apply(i));
         if (read.statusCode() != 200 || !Http.text(read).equals("value-" + i)) {
           unreadable.add(key.apply(i) + " through " + nodes.url(node) + ": " + read.statusCode() + " " + Http.text(read));
@@ -236,22 +236,5 @@ class MembershipAdminTest {
 
   private static String soleKey(int i) {
     return "sole-" + i;
-  }
-
-  /** Runs {@code task} for 0 to count-1 on a few threads, failing with the first failure. */
-  private static void inParallel(int count, IntConsumer task) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        int index = i;
-        done.add(pool.submit(() -> task.accept(index)));
-      }
-      for (Future<?> each : done) {
-        each.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

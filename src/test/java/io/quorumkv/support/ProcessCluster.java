@@ -72,7 +72,8 @@ public final class ProcessCluster implements AutoCloseable {
       processes.hazelcastAddresses.add(options.host(i) + ":" + ports.get(size + i));
     }
     for (int i = 0; i < size; i++) {
-      processes.writeConf(i, processes.urls, processes.hazelcastAddresses, ports.get(size + i), new JsonObject());
+      processes.writeConf(i, processes.urls, processes.hazelcastAddresses, ports.get(size + i),
+          options.nodeConfs.getOrDefault(i, new JsonObject()));
     }
     Runtime.getRuntime().addShutdownHook(processes.killOnExit);
     try {
@@ -245,6 +246,7 @@ public final class ProcessCluster implements AutoCloseable {
     private String ownAddressPrefix;
     private boolean fakeClocks;
     private final Map<Integer, Long> clockOffsets = new HashMap<>();
+    private final Map<Integer, JsonObject> nodeConfs = new HashMap<>();
     private Duration startTimeout = Duration.ofSeconds(60);
     private List<String> jvmOptions = List.of();
     private TestCertificates certificates;
@@ -275,6 +277,12 @@ public final class ProcessCluster implements AutoCloseable {
       int second = 1 + random.nextInt(254);
       int third = random.nextInt(256);
       this.ownAddressPrefix = "127." + second + "." + third + ".";
+      return this;
+    }
+
+    /** Conf keys merged into node {@code node}'s conf only, after those of {@link #conf}. */
+    public Options nodeConf(int node, JsonObject override) {
+      nodeConfs.put(node, override);
       return this;
     }
 

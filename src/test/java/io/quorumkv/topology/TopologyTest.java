@@ -314,6 +314,36 @@ class TopologyTest {
   }
 
   @Test
+  void anAbortGoesBackToTheMembersBeforeTheChangeEveryOneNormalAndStable() {
+    List<NodeUrl> three = nodes(3);
+    Topology stable = Topology.initial(three);
+    NodeUrl joiner = node(3);
+    for (Topology streaming : List.of(stable.withJoining(joiner), stable.withLeaving(three.get(1), Topology.Kind.LEAVE),
+        stable.withLeaving(three.get(1), Topology.Kind.REMOVE),
+        stable.withLeaving(three.get(1), Topology.Kind.LEAVE).withRemoved(three.get(1)))) {
+      Topology aborted = streaming.aborted();
+      assertEquals(streaming.epoch() + 1, aborted.epoch(), streaming.toString());
+      assertTrue(aborted.isStable(), aborted.toString());
+      assertNull(aborted.change());
+      assertEquals(stable.members(), aborted.members(), streaming + " aborted");
+      assertEquals(stable.allNodes(), aborted.allNodes());
+      for (byte[] key : RANDOM_KEYS.subList(0, 500)) {
+        for (int replicas : REPLICA_COUNTS) {
+          assertEquals(stable.writeSets(key, replicas), aborted.writeSets(key, replicas));
+          assertEquals(stable.readReplicas(key, replicas), aborted.readReplicas(key, replicas));
+          // What the change acknowledged had ack copies in each of its write sets, the first of which is the old owners.
+          assertEquals(streaming.writeSets(key, replicas).get(0), aborted.writeSets(key, replicas).get(0));
+        }
+      }
+    }
+    assertRefused(stable::aborted, "no change in progress");
+    Topology cutover = stable.withJoining(joiner).cutOver();
+    assertRefused(cutover::aborted, "reached its cutover", "join of " + joiner, "finishes by itself");
+    assertEquals(stable.members(), stable.withJoining(joiner).withRemoved(joiner).members(),
+        "removing the joiner while it streams is an abort");
+  }
+
+  @Test
   void stepsOutOfOrderAreRefused() {
     Topology stable = Topology.initial(nodes(3));
     assertThrows(TopologyException.class, stable::cutOver);
