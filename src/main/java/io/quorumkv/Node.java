@@ -96,6 +96,7 @@ public final class Node {
     this.trees = new PeerTrees(config.url(), config.cluster());
     opened.records().onChange(trees);
     this.topology = new ClusterTopology(vertx, config.url(), bootstrap.board(), opened.meta(), liveNodes);
+    peerCertificates.acceptNodesOf(() -> topology.current() == null ? null : topology.current().allNodes());
     this.steps = new TopologySteps(vertx, config, topology, opened, storage, trees, clock.clock(), wallClock);
     this.confirmations = new Confirmations(trees, steps::epochInForce);
     this.sweep = new PurgeSweep(storage, config.storage().purgeGraceMs(), confirmations);

@@ -2,6 +2,7 @@ package io.quorumkv.ui;
 
 import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
+import io.quorumkv.admin.MembershipAdmin;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.ProcessCluster;
 import io.quorumkv.support.ProcessTier;
@@ -43,8 +44,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The dashboard at {@code /ui/} in a real headless Chromium, against three node processes with an
  * admin token: the page loads with no console error, shows every node alive, a rising request count
- * under load, starts and stops a JFR recording and opens its flame graph, and shows a killed node
- * down within seconds. The steps share one cluster and one browser, in order.
+ * under load, starts and stops a JFR recording and opens its flame graph, shows a killed node
+ * down within seconds, and once that node is removed reads the two others without an error. The steps share one cluster and one browser, in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -185,8 +186,28 @@ class DashboardTest {
     assertNoConsoleErrors();
   }
 
+  /**
+   * Issue 53, item 7: once the killed node is removed, the page reads every remaining node's
+   * {@code /metrics} again. Before, each of them answered 500 after a node left, and the page said
+   * "cannot read this node: /metrics answered 500".
+   */
   @Test
   @Order(5)
+  void aRemovedNodeLeavesThePageAndEveryNodeReadable() {
+    String victim = cluster.url(2);
+    HttpResponse<byte[]> removal = cluster.http(0).send("POST", MembershipAdmin.REMOVE + "?url=" + Http.encode(victim),
+        HttpRequest.BodyPublishers.noBody(), "Authorization", "Bearer " + TOKEN);
+    assertEquals(202, removal.statusCode(), Http.text(removal));
+    cluster.retire(2);
+    awaitPage("the page shows the two nodes left, every endpoint read",
+        () -> text("alive-summary").equals("2 of 2 nodes alive") && text("status").startsWith("updated"),
+        () -> text("alive-summary") + " / " + text("status"));
+    assertEquals(Set.of(cluster.url(0), cluster.url(1)), aliveShown());
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  @Order(6)
   void withoutAnAdminTokenTheAdminButtonsSayWhyTheyAreDisabled(@TempDir Path data) {
     try (TestNode open = TestNode.start(data)) {
       browser.get("http://127.0.0.1:" + open.port() + "/ui/");

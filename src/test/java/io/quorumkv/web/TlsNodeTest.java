@@ -48,6 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ProcessTier
 class TlsNodeTest {
   private static final String SECRET = "tls-node-test-secret";
+  /** A host the cluster CA issues a certificate for, that no node of the test has. */
+  private static final String NO_NODE = "elsewhere.example";
 
   @TempDir
   Path dir;
@@ -173,22 +175,26 @@ class TlsNodeTest {
    * A client holds the cluster CA's certificate (to trust the nodes), and curl sends whatever chain
    * its certificate file holds. Only the leaf, the certificate whose key the client proved it holds,
    * may make it a node: a client certificate followed by the cluster CA's, or by a node's, and a
-   * node certificate of another cluster's CA followed by this cluster's CA, reach no internal
-   * endpoint, even with the cluster secret. Before, the first two got past the certificate check,
-   * since any certificate of the chain signed by the cluster CA counted.
+   * node certificate of another cluster's CA followed by this cluster's CA, and a certificate of
+   * this cluster's CA that names a host no node has, reach no internal endpoint, even with the
+   * cluster secret. Before, the first two got past the certificate check, since any certificate of
+   * the chain signed by the cluster CA counted, and so did the last, since any leaf of it did.
    */
   @Test
   void aClientChainCarryingTheClusterCaOrANodeCertificateReachesNoInternalEndpoint() throws Exception {
     Path dirOfCerts = dir.resolve("certs");
     start(new JsonObject().put("clientCaFile", dirOfCerts.resolve("clients-ca.pem").toString()));
     TestCertificates foreign = TestCertificates.make(dir.resolve("foreign-certs"));
+    certs.run(Map.of(), NO_NODE);
     Path client = dirOfCerts.resolve("client.pem");
     Path clientKey = dirOfCerts.resolve("client-key.pem");
     Map<String, List<Path>> chains = Map.of(
         "client certificate + cluster CA", List.of(client, certs.ca(), clientKey),
         "client certificate + node certificate", List.of(client, certs.node("127.0.0.1"), clientKey),
         "foreign node certificate + cluster CA", List.of(foreign.node("127.0.0.1"), certs.ca(),
-            foreign.nodeKey("127.0.0.1")));
+            foreign.nodeKey("127.0.0.1")),
+        "cluster CA certificate naming no node + cluster CA", List.of(certs.node(NO_NODE), certs.ca(),
+            certs.nodeKey(NO_NODE)));
     List<String> passed = new ArrayList<>();
     for (Map.Entry<String, List<Path>> chain : chains.entrySet()) {
       Path file = dir.resolve(chain.getKey().replace(' ', '-').replace("+", "and") + ".pem");
