@@ -4,10 +4,10 @@
 # and the entity/status ratios at the end. Needs wrk (apt-get install wrk). The node runs on
 # PORT (default 8090) at -Xms and -Xmx HEAP (default 256m), in a temporary directory.
 #
-#   scripts/bench-single-node.sh            # 100,000 keys, 3 rounds of 10 s, 64 connections
-#   KEYS=1000000 ROUNDS=5 DURATION=20 CONNECTIONS=64 scripts/bench-single-node.sh
+#   scripts/bench single-node            # 100,000 keys, 3 rounds of 10 s, 64 connections
+#   KEYS=1000000 ROUNDS=5 DURATION=20 CONNECTIONS=64 scripts/bench single-node
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 KEYS=${KEYS:-100000}
 ROUNDS=${ROUNDS:-3}

@@ -6,16 +6,16 @@
 # compactions. The rounds interleave the variants. Nodes at -Xms and -Xmx HEAP (default 128m);
 # everything lives in a temporary directory deleted at the end.
 #
-#   scripts/bench-ab.sh VARIANT...      VARIANT: NAME=JAR[@JSON_KEYS[@JVM_OPTIONS]]
-#   scripts/bench-ab.sh before=/tmp/before.jar after=target/quorumkv.jar
-#   scripts/bench-ab.sh w4=target/quorumkv.jar@'"storage": {"workers": 4}' \
+#   scripts/bench ab VARIANT...      VARIANT: NAME=JAR[@JSON_KEYS[@JVM_OPTIONS]]
+#   scripts/bench ab before=/tmp/before.jar after=target/quorumkv.jar
+#   scripts/bench ab w4=target/quorumkv.jar@'"storage": {"workers": 4}' \
 #                       w2=target/quorumkv.jar@'"storage": {"workers": 2}' \
 #                       nio=target/quorumkv.jar@@-Dio.netty.transport.noNative=true
-#   OPS=get,put ROUNDS=3 WARMUP=8 DURATION=12 KEYS=300000 PORT=18200 scripts/bench-ab.sh ...
+#   OPS=get,put ROUNDS=3 WARMUP=8 DURATION=12 KEYS=300000 PORT=18200 scripts/bench ab ...
 #
 # Prints a line per variant and round, then each variant's per-round ratios to the first one.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 HEAP=${HEAP:-128m}
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh

@@ -9,9 +9,9 @@
 #     triggers a read repair; rounds interleaved, with the repairs counted.
 # Needs wrk (apt-get install wrk) and python3.
 #
-#   scripts/bench-convergence.sh            # HINTS=10000 KEYS=200000 DURATION=5
+#   scripts/bench convergence            # HINTS=10000 KEYS=200000 DURATION=5
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 HINTS=${HINTS:-10000}
 KEYS=${KEYS:-200000}

@@ -9,10 +9,10 @@
 # plain HTTP only: this script runs a copy of it, patched to take https urls (wrk speaks TLS
 # itself; the pre-fill connects with TLS and trusts the CA through SSL_CERT_FILE). The patch is
 # three lines and the script stops if compare.py no longer has them.
-#   scripts/bench-tls.sh [OUT_DIR]       # about 20 min
-#   STAGES=single scripts/bench-tls.sh   # one stage
+#   scripts/bench tls [OUT_DIR]       # about 20 min
+#   STAGES=single scripts/bench tls   # one stage
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 BENCH=$(realpath "${BENCH:-../shared/bench}")
 STAGES=${STAGES:-single,cluster}
 ROUNDS=${ROUNDS:-2}
@@ -20,13 +20,12 @@ DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-5}
 CLUSTER_WARMUP=${CLUSTER_WARMUP:-20}
 PREFILL=${PREFILL:-200000}
-OUT=${1:-$(mktemp -d "${TMPDIR:-/tmp}/quorumkv-tls.XXXXXX")}
+OUT=${1:-}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
 prepare_run wrk python3 curl openssl
-mkdir -p "$OUT"
-OUT=$(realpath "$OUT")
+results_dir tls "$OUT"
 [ -f "$BENCH/compare.py" ] || { echo "no compare.py in $BENCH (set BENCH)" >&2; exit 1; }
 bash scripts/make-certs.sh "$work/certs" 127.0.0.1 > /dev/null
 export SSL_CERT_FILE="$work/certs/ca.pem"

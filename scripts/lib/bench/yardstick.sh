@@ -3,8 +3,8 @@
 # servers of BENCH (default ../shared/bench: compare.py, a bare Vert.x server as the limit, the
 # classic one-nio + RocksDB store as the peer, etcd), every quorumkv node at -Xms128m -Xmx128m.
 #
-#   scripts/bench-yardstick.sh [OUT_DIR]               # every stage, about 45 min
-#   STAGES=single BEFORE_JAR=old.jar scripts/bench-yardstick.sh    # one stage, another build beside
+#   scripts/bench yardstick [OUT_DIR]               # every stage, about 45 min
+#   STAGES=single BEFORE_JAR=old.jar scripts/bench yardstick    # one stage, another build beside
 #
 # Stages (STAGES, comma-separated, default single,latency,cluster):
 #   single   wrk -t2 -c64 saturation and 1-connection runs of GET and PUT: quorumkv (and BEFORE_JAR
@@ -19,10 +19,11 @@
 #            default 2/3, a single node at 1/1 and a 3-member etcd cluster, 200,000 keys each;
 #            each saturation run after CLUSTER_WARMUP s (default 30): a fresh cluster's C2
 #            compilers take a third to a half of its CPU for the first 30-40 s of load (2026-11-26)
-# Each stage writes its tables (markdown) into OUT_DIR (default a new directory under /tmp, kept).
+# Each stage writes its tables (markdown) into OUT_DIR (default
+# bench/results/DATE-TIME-yardstick, kept), beside a COMMIT file naming the commit measured.
 # Nodes, their data and etcd's live in a temporary directory deleted at the end.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 BENCH=$(realpath "${BENCH:-../shared/bench}")
 STAGES=${STAGES:-single,latency,cluster}
 ROUNDS=${ROUNDS:-2}
@@ -32,13 +33,12 @@ CLUSTER_WARMUP=${CLUSTER_WARMUP:-30}
 LATENCY_WARMUP=${LATENCY_WARMUP:-30}
 PREFILL=${PREFILL:-300000}
 HEAP=128m
-OUT=${1:-$(mktemp -d "${TMPDIR:-/tmp}/quorumkv-yardstick.XXXXXX")}
+OUT=${1:-}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
 prepare_run wrk python3 curl
-mkdir -p "$OUT"
-OUT=$(realpath "$OUT")
+results_dir yardstick "$OUT"
 [ -f "$BENCH/compare.py" ] || { echo "no compare.py in $BENCH (set BENCH)" >&2; exit 1; }
 for server in limit peer-onenio; do
   [ -f "$BENCH/$server/target/$server.jar" ] || mvn -q -B -f "$BENCH/$server/pom.xml" -DskipTests package

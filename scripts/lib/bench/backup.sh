@@ -9,13 +9,13 @@
 # tool sends it a mixed load (10% PUT) of LOAD_RATE req/s (default 2000); then the same load alone,
 # for the p99 beside it; then the second cluster is emptied and restored once more without a throttle.
 # Every node runs at -Xms and -Xmx HEAP (default 256m), its data in a temporary directory deleted
-# at the end. Writes OUT/results.md (default docs/reports/DATE-backup) and the load tool's
+# at the end. Writes OUT/results.md (default bench/results/DATE-TIME-backup) and the load tool's
 # latency pictures. Run it alone: a build or test beside it decides the figures.
 #
-#   scripts/bench-backup.sh
-#   KEYS=200000 scripts/bench-backup.sh
+#   scripts/bench backup
+#   KEYS=200000 scripts/bench backup
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 KEYS=${KEYS:-1000000}
 VALUE=${VALUE:-100}
@@ -23,13 +23,12 @@ LOAD_RATE=${LOAD_RATE:-2000}
 RESTORE_RATE=${RESTORE_RATE:-}
 BASE_PORT=${BASE_PORT:-8110}
 HZ_PORT=${HZ_PORT:-5811}
-OUT=${OUT:-docs/reports/$(date +%F)-backup}
+OUT=${OUT:-}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
 prepare_run curl python3
-mkdir -p "$OUT"
-OUT=$(realpath "$OUT")
+results_dir backup "$OUT"
 
 source_ports=("$BASE_PORT" $((BASE_PORT + 1)) $((BASE_PORT + 2)))
 target_ports=($((BASE_PORT + 3)) $((BASE_PORT + 4)) $((BASE_PORT + 5)))
@@ -101,7 +100,7 @@ def p(name, q):
 
 mb = lambda b: f"{int(b) / 1e6:,.0f} MB"
 lines = [f"# Backup and restore, {int(keys):,} keys of {value} bytes, 3 nodes at 2/3", "",
-         "Made by `scripts/bench-backup.sh` on this machine (2 cores, every node and tool on them).", "",
+         "Made by `scripts/bench backup` on this machine (2 cores, every node and tool on them).", "",
          "## Backup", "",
          "| node | records | on disk (manifest) | took |", "| --- | ---: | ---: | ---: |"]
 for node in backup["nodes"]:

@@ -4,12 +4,12 @@
 # at 64 connections; for each window the requests/s, the nodes' CPU per request and the part of
 # it their C2 compiler threads took. Variants run one after the other, each on its own data.
 #
-#   scripts/bench-warmup.sh single|cluster put|get VARIANT...    VARIANT: NAME=JAR[@JVM_OPTIONS]
-#   scripts/bench-warmup.sh cluster put default=target/quorumkv.jar \
+#   scripts/bench warmup single|cluster put|get VARIANT...    VARIANT: NAME=JAR[@JVM_OPTIONS]
+#   scripts/bench warmup cluster put default=target/quorumkv.jar \
 #     less-inlining=target/quorumkv.jar@'-XX:MaxInlineLevel=9 -XX:InlineSmallCode=1000'
-#   KEYS=50000 WINDOWS=9 scripts/bench-warmup.sh ...
+#   KEYS=50000 WINDOWS=9 scripts/bench warmup ...
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 HEAP=${HEAP:-128m}
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh

@@ -10,9 +10,9 @@
 #     equal, with no client read; then SAMPLE keys are compared replica by replica.
 # Needs python3.
 #
-#   scripts/bench-antientropy.sh             # RECORDS=1000000 STALE_PERCENT=1 IDLE=60
+#   scripts/bench antientropy             # RECORDS=1000000 STALE_PERCENT=1 IDLE=60
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 RECORDS=${RECORDS:-1000000}
 STALE_PERCENT=${STALE_PERCENT:-1}

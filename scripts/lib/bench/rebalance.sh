@@ -9,10 +9,10 @@
 # and during, their ratio, and how long the transfers took. Every node runs at -Xms and -Xmx HEAP
 # (default 256m), its data in a temporary directory deleted at the end.
 #
-#   scripts/bench-rebalance.sh
-#   PACES="500 2000" KEYS=200000 scripts/bench-rebalance.sh
+#   scripts/bench rebalance
+#   PACES="500 2000" KEYS=200000 scripts/bench rebalance
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 PACES=${PACES:-"1000 2000 4000 10000"}
 KEYS=${KEYS:-100000}

@@ -14,16 +14,16 @@
 #
 # Prints a markdown table per stage and writes them, with every tool output and GC log, to OUT.
 #
-#   scripts/bench-performance.sh                         # everything, ~35 min
-#   STAGES=single,tails ROUNDS=3 DURATION=10 scripts/bench-performance.sh
-#   NODE_OPTS="-XX:+UseParallelGC" scripts/bench-performance.sh   # extra JVM options of the nodes
-#   NODE_CONF='"storage": {"workers": 2}' scripts/bench-performance.sh  # extra conf keys of the nodes
-#   JAR=/tmp/before.jar SINGLE_DATA=/tmp/filled scripts/bench-performance.sh
+#   scripts/bench performance                         # everything, ~35 min
+#   STAGES=single,tails ROUNDS=3 DURATION=10 scripts/bench performance
+#   NODE_OPTS="-XX:+UseParallelGC" scripts/bench performance   # extra JVM options of the nodes
+#   NODE_CONF='"storage": {"workers": 2}' scripts/bench performance  # extra conf keys of the nodes
+#   JAR=/tmp/before.jar SINGLE_DATA=/tmp/filled scripts/bench performance
 #       # another build of the node, and a copy of a data dir filled before (skips the fill)
-#   BASE_PORT=8090 HZ_PORT=5711 scripts/bench-performance.sh  # single node's port, the cluster's
+#   BASE_PORT=8090 HZ_PORT=5711 scripts/bench performance  # single node's port, the cluster's
 #       # three are the next ones; the cluster's first Hazelcast port
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 STAGES=${STAGES:-single,tails,cluster}
 KEYS=${KEYS:-1000000}
@@ -41,13 +41,13 @@ HEAP=${HEAP:-128m}
 NODE_OPTS=${NODE_OPTS:-}
 NODE_CONF=${NODE_CONF:-}
 SINGLE_DATA=${SINGLE_DATA:-}
-OUT=${OUT:-$(mktemp -d /tmp/quorumkv-perf.XXXX)}
+OUT=${OUT:-}
 BASE_PORT=${BASE_PORT:-8090}
 HZ_PORT=${HZ_PORT:-5711}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
-mkdir -p "$OUT"
+results_dir performance "$OUT"
 prepare_run bc
 # Every node with GC logging; node and GC logs kept in OUT.
 read -ra JVM_OPTIONS <<< "$NODE_OPTS"

@@ -3,9 +3,9 @@
 # Maven Central, tools.profiler:async-profiler): unlike JFR's sampler it sees native code and
 # the kernel (RocksDB, socket syscalls, futexes), where most of a node's time goes.
 #
-#   scripts/flame.sh OUT_DIR [WORKLOAD...]      # default workloads: status get put
-#   KEYS=1000000 DURATION=15 scripts/flame.sh docs/reports/2026-11-23-performance/flame
-#   CONNECTIONS=1 EVENT=itimer WARMUP=25 scripts/flame.sh OUT_DIR status put   # a lone request's time
+#   scripts/bench flame OUT_DIR [WORKLOAD...]      # default workloads: status get put
+#   KEYS=1000000 DURATION=15 scripts/bench flame bench/results/flame
+#   CONNECTIONS=1 EVENT=itimer WARMUP=25 scripts/bench flame OUT_DIR status put   # a lone request's time
 #
 # For each workload: starts a fresh node (PORT, default 8096; -Xms and -Xmx HEAP, default 128m) with
 # the agent, fills KEYS records (once, then copies the data dir), warms it up (WARMUP s at 64
@@ -17,7 +17,7 @@
 # unprofiled.
 # Its nodes' data lives in a temporary directory deleted at the end.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 [ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
 OUT=$1; shift
 if [ $# -ge 1 ]; then WORKLOADS=("$@"); else WORKLOADS=(status get put); fi
@@ -33,7 +33,7 @@ HEAP=${HEAP:-128m}
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
 mvn -q -B dependency:get -Dartifact="tools.profiler:async-profiler:$PROFILER_VERSION"
-mkdir -p "$OUT"
+results_dir flame "$OUT"
 prepare_run unzip
 unzip -q -o "$HOME/.m2/repository/tools/profiler/async-profiler/$PROFILER_VERSION/async-profiler-$PROFILER_VERSION.jar" \
   'linux-x64/*' -d "$work"

@@ -21,11 +21,11 @@
 # maxQueuedStorage 0); MAX_IN_FLIGHT=N sets admission.maxRequestsPerLoop. Data in a temporary
 # directory deleted at the end; OUT=DIR keeps the reports there.
 #
-#   scripts/overload.sh                    # bounds at their defaults
-#   ADMISSION=off scripts/overload.sh      # no bounds
-#   MULTIPLES="3" DURATION=30 scripts/overload.sh
+#   scripts/bench overload                    # bounds at their defaults
+#   ADMISSION=off scripts/bench overload      # no bounds
+#   MULTIPLES="3" DURATION=30 scripts/bench overload
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 export HEAP=${HEAP:-128m}
 DURATION=${DURATION:-60}
@@ -42,8 +42,8 @@ RECOVERY_SECONDS=15
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
 prepare_run curl
-out=${OUT:-$work/reports}
-mkdir -p "$out"
+results_dir overload "${OUT:-}"
+out=$OUT
 ulimit -n 65536 2>/dev/null || true
 
 ports=("$BASE_PORT" $((BASE_PORT + 1)) $((BASE_PORT + 2)))

@@ -8,12 +8,12 @@
 # Nodes at -Xms and -Xmx HEAP (default 128m); everything lives in a temporary directory deleted
 # at the end, compare.py's tables in OUT.
 #
-#   scripts/bench-ab-cluster.sh OUT VARIANT...     VARIANT: NAME=JAR[@JVM_OPTIONS]
-#   scripts/bench-ab-cluster.sh /tmp/ab before=/tmp/before.jar after=target/quorumkv.jar
+#   scripts/bench ab-cluster OUT VARIANT...     VARIANT: NAME=JAR[@JVM_OPTIONS]
+#   scripts/bench ab-cluster /tmp/ab before=/tmp/before.jar after=target/quorumkv.jar
 #   BENCH=../shared/bench OPS=put,get ROUNDS=4 WARMUP=15 DURATION=15 PREFILL=100000 \
-#     CONNECTIONS=64 CPU_WARMUP=40 scripts/bench-ab-cluster.sh ...
+#     CONNECTIONS=64 CPU_WARMUP=40 scripts/bench ab-cluster ...
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 HEAP=${HEAP:-128m}
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
@@ -34,8 +34,7 @@ shift
 require wrk
 require python3
 use_work_dir
-mkdir -p "$OUT"
-OUT=$(realpath "$OUT")
+results_dir ab-cluster "$OUT"
 parse_variants "NAME=JAR[@JVM_OPTIONS]" "$@"
 
 # cluster_ports I: the HTTP ports of variant I's cluster.

@@ -6,10 +6,10 @@
 # runs at -Xms and -Xmx HEAP (default 256m), with its data in a temporary directory deleted at
 # the end. Needs wrk (apt-get install wrk).
 #
-#   scripts/bench-cluster.sh                 # 100,000 keys, 3 rounds of 8 s, 64 connections
-#   KEYS=1000000 ROUNDS=5 DURATION=15 scripts/bench-cluster.sh
+#   scripts/bench cluster                 # 100,000 keys, 3 rounds of 8 s, 64 connections
+#   KEYS=1000000 ROUNDS=5 DURATION=15 scripts/bench cluster
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 KEYS=${KEYS:-100000}
 ROUNDS=${ROUNDS:-3}

@@ -4,7 +4,7 @@
 # (default 10) of wrk -t2 -c64 with the yardstick's Lua script of the op, then DURATION s (default 15)
 # profiled with async-profiler (CPU, 1 ms samples, kernel frames included, from Maven Central).
 #
-#   scripts/profile-split.sh OUT_DIR [put|get ...]      # default: put get
+#   scripts/bench split OUT_DIR [put|get ...]      # default: put get
 #
 # Writes OUT_DIR/split.md (microseconds of server CPU a request, by layer; the total from /proc)
 # and a flame graph per server and op (OUT_DIR/SERVER-OP-cpu.html). quorumkv runs at -Xms and
@@ -12,7 +12,7 @@
 # temporary directory deleted at the end. Run it alone: another job's CPU lands in no profile but
 # slows every server.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 [ $# -ge 1 ] || { sed -n '2,13p' "$0"; exit 2; }
 OUT=$1; shift
 if [ $# -ge 1 ]; then OPS=("$@"); else OPS=(put get); fi
@@ -27,7 +27,7 @@ PORT=18290
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
 prepare_run wrk unzip python3 curl
-mkdir -p "$OUT"
+results_dir split "$OUT"
 for server in limit peer-onenio; do
   [ -f "$BENCH/$server/target/$server.jar" ] || mvn -q -B -f "$BENCH/$server/pom.xml" -DskipTests package
 done

@@ -10,10 +10,10 @@
 # Records are counted in the body (each record is one "key\nvalue" and neither holds a newline).
 # Needs python3 and curl.
 #
-#   scripts/bench-range.sh                  # RECORDS=100000 VALUE=100 ROUNDS=5
-#   JAR=target/quorumkv.jar scripts/bench-range.sh   # without building
+#   scripts/bench range                  # RECORDS=100000 VALUE=100 ROUNDS=5
+#   JAR=target/quorumkv.jar scripts/bench range   # without building
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 RECORDS=${RECORDS:-100000}
 ROUNDS=${ROUNDS:-5}

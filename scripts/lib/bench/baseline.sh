@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The runs behind docs/reports/<date>-baseline: a single node (PUT and GET on 1 and 64
+# The runs behind the baseline report (bench/results/<date>-baseline; the 2026-11-22 one is on
+# the reports-archive branch): a single node (PUT and GET on 1 and 64
 # connections) and a 3-node cluster (PUT and GET at 1/1, 2/3 and 3/3), each a constant-rate load
 # with a JFR session, through scripts/profile. Rates are set below the point where latency breaks
 # on the 2-core machine the report was made on; pass others as SINGLE_GET, SINGLE_PUT, ONE_CONN,
@@ -7,7 +8,7 @@
 # the next three), at -Xms and -Xmx HEAP (default 256m; the 2026-11-22 report's single node ran
 # at -Xmx512m), their data in a temporary directory deleted at the end.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
 export REPORT=baseline KEYS=${KEYS:-100000} KEEP_NODES=1
