@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The performance targets of docs/performance.md, measured side by side in one run with the
-# project's own load tool (java -jar target/quorumkv.jar bench), every node at -Xms and -Xmx HEAP
-# (default 128m, the size of the targets), their data in a temporary directory deleted at the end:
+# The earlier performance targets (against GET /v0/status; the history of docs/performance.md),
+# measured side by side in one run with the project's own load tool (java -jar
+# target/quorumkv.jar bench), every node at -Xms and -Xmx HEAP (default 128m, the size of the
+# targets), their data in a temporary directory deleted at the end:
 #
 #   single   one node holding KEYS records: saturation of GET and PUT /v0/entity against
 #            GET /v0/status (no storage), 64 and 1 connections, interleaved rounds, medians
@@ -167,7 +168,7 @@ if [[ $STAGES == *tails* ]]; then
   tails "" ""
   if [ "$PIN_TAILS" = yes ]; then
     # The same runs with the node's threads on the last CPU and the load tool's on the others: no
-    # thread of one waits for a core behind a thread of the other (docs/performance.md, "The tails").
+    # thread of one waits for a core behind a thread of the other ("The tails" in the history of docs/performance.md, on the reports-archive branch).
     last=$(( $(nproc) - 1 ))
     taskset -a -cp "$last" "$(node_pid single)" > /dev/null
     tails "-pinned" ", node pinned to CPU $last, load tool to CPUs 0-$((last - 1))" taskset -c "0-$((last - 1))"
