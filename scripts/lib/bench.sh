@@ -13,6 +13,22 @@ prepare_run() {
   build_jar
 }
 
+# results_dir NAME [DIR]: sets OUT to DIR, or by default to bench/results/DATE-NAME (kept out of
+# git by .gitignore), makes it (never deletes it) and writes OUT/COMMIT: the commit measured
+# (BENCH_COMMIT from scripts/bench, else HEAD, "+uncommitted" with local changes) and the jar
+# when JAR names one, so every report says what it measured.
+results_dir() {
+  OUT=${2:-$QKV_ROOT/bench/results/$(date +%F-%H%M)-$1}
+  mkdir -p "$OUT"
+  OUT=$(realpath "$OUT")
+  local commit=${BENCH_COMMIT:-}
+  if [ -z "$commit" ]; then
+    commit=$(git -C "$QKV_ROOT" rev-parse --short HEAD 2> /dev/null || echo unknown)
+    git -C "$QKV_ROOT" diff --quiet HEAD 2> /dev/null || commit="$commit+uncommitted"
+  fi
+  { echo "commit: $commit"; echo "date: $(date -u +%FT%TZ)"; [ -z "${JAR:-}" ] || echo "jar: $JAR"; } > "$OUT/COMMIT"
+}
+
 # build_jar: builds the node's jar and runs this script's nodes and tools from a copy of it in
 # $work (a build during the run must not change the jar under a running node). JAR=FILE runs
 # that jar instead, without building.

@@ -140,7 +140,7 @@ class MembershipChangeTest {
     Random random = new Random(seed);
     say("seed %d (replay the key choices with -Dmembership.seed=%d)", seed, seed);
     // Transfers as fast as this machine takes them: the test is about correctness under changes, and
-    // scripts/bench-rebalance.sh measures what a slower pace (the default) spares client latency.
+    // scripts/bench rebalance measures what a slower pace (the default) spares client latency.
     JsonObject conf = new JsonObject()
         .put("transfer", new JsonObject().put("recordsPerSecond", 10_000))
         .put("antiEntropy", new JsonObject().put("intervalMs", 2_000));
