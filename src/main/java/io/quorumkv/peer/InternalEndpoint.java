@@ -30,7 +30,9 @@ public enum InternalEndpoint {
   TREE_KEYS(HttpMethod.POST, "/internal/v0/tree/keys", Timeout.TREE),
   TREE_DONE(HttpMethod.POST, "/internal/v0/tree/done", Timeout.TREE),
   /** A JFR start or stop given with {@code scope=cluster} to one node, which checked it and sends it to every node. */
-  JFR_COMMAND(HttpMethod.POST, "/internal/v0/jfr", Timeout.COMMAND);
+  JFR_COMMAND(HttpMethod.POST, "/internal/v0/jfr", Timeout.COMMAND),
+  /** A backup of the node, asked by the node given {@code scope=cluster}, which checked the caller's token. */
+  BACKUP_TAKE(HttpMethod.POST, "/internal/v0/backup", Timeout.BACKUP);
 
   /** The header the cluster secret travels in. */
   public static final String SECRET_HEADER = "X-QKV-Cluster-Secret";
@@ -81,13 +83,19 @@ public enum InternalEndpoint {
     /** Each request of an exchange: a tree request answers in memory, a keys request reads a few segments. */
     TREE("30 s"),
     /** An admin command run on each node: a JFR recording starts or stops in well under a second. */
-    COMMAND("30 s");
+    COMMAND("30 s"),
+    /**
+     * A backup: connecting within the open timeout, then its answer once the checkpoint, the count
+     * and the checksums of a large store are done (about a second a million records).
+     */
+    BACKUP("10 s to connect, then 30 min");
 
     /** A stream's first byte, connecting included. */
     public static final long STREAM_OPEN_MS = 10_000;
     /** A stream's data, once it started: past this the merge gives up on a node it needs. */
     public static final long STREAM_IDLE_MS = 30_000;
     public static final long TREE_MS = 30_000;
+    public static final long BACKUP_MS = 30 * 60_000;
 
     private final String description;
 
@@ -107,12 +115,17 @@ public enum InternalEndpoint {
         case CONDITIONAL -> 5 * config.replicaTimeoutMs();
         case STREAM, TRANSFER -> STREAM_OPEN_MS;
         case TREE, COMMAND -> TREE_MS;
+        case BACKUP -> BACKUP_MS;
       };
     }
 
-    /** How long connecting may take with this conf: as long as the answer, but a conditional write's. */
+    /** How long connecting may take with this conf: as long as the answer, but a conditional write's and a backup's. */
     public long connectMillis(NodeConfig config) {
-      return this == CONDITIONAL ? config.replicaTimeoutMs() : millis(config);
+      return switch (this) {
+        case CONDITIONAL -> config.replicaTimeoutMs();
+        case BACKUP -> STREAM_OPEN_MS;
+        default -> millis(config);
+      };
     }
   }
 }
