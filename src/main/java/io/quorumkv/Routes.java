@@ -45,7 +45,7 @@ final class Routes {
         new InternalRangeHandler(storage, peers),
         new TreeHandler(trees, admission, peers),
         metrics, admin, new MembershipAdmin(topology),
-        new BackupAdmin(vertx, backups, () -> topology.current().allNodes(), config.tls()),
+        new BackupAdmin(vertx, config, backups, () -> topology.current().allNodes(), peers),
         new Dashboard(!tokens.open(Role.ADMIN), !tokens.open(Role.READ)));
   }
 }

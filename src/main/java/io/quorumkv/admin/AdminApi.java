@@ -80,7 +80,7 @@ public final class AdminApi implements RouteMount {
 
   @Override
   public void mount(Router router) {
-    new PeerRoutes(router, peers).add(InternalEndpoint.JFR_COMMAND, this::commandFromANode).end();
+    new PeerRoutes(router, peers, this).add(InternalEndpoint.JFR_COMMAND, this::commandFromANode).end();
     // Exact paths only: anything else under /admin falls through to the router's "unknown path" 400.
     router.post(PATH).handler(ctx -> command(ctx, "start", 201));
     router.get(PATH).handler(ctx -> commands.executeBlocking(() -> {

@@ -33,7 +33,7 @@ public final class TreeHandler implements RouteMount {
   @Override
   public void mount(Router router) {
     RawBodyHandler bodies = RawBodyHandler.forPeers(TreeProtocol.MAX_REQUEST_BYTES, admission);
-    new PeerRoutes(router, authorization)
+    new PeerRoutes(router, authorization, this)
         .add(InternalEndpoint.TREE_ROOT, guarded(this::root))
         .add(InternalEndpoint.TREE_SEGMENTS, bodies, guarded(this::segments))
         .add(InternalEndpoint.TREE_KEYS, bodies, guarded(this::keys))

@@ -1,19 +1,19 @@
 package io.quorumkv.backup;
 
+import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
-import io.quorumkv.config.TlsConfig;
-import io.quorumkv.web.TlsOptions;
+import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.peer.PeerAuthorization;
+import io.quorumkv.peer.PeerClient;
+import io.quorumkv.peer.PeerRoutes;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -29,38 +29,37 @@ import java.util.function.Supplier;
 
 /**
  * {@code /admin/backup} (docs/api.md#backup-and-restore), for admin tokens: {@code POST} takes a
- * backup of this node ({@code scope=cluster}: of every node of the topology at once, each asked over
- * HTTP with the same name and token), {@code GET} lists this node's backups, {@code DELETE ?name=N}
- * deletes one. Backups run on a worker pool of their own, one at a time, never on the storage workers.
+ * backup of this node ({@code scope=cluster}: of every node of the topology at once, the others
+ * asked through {@link InternalEndpoint#BACKUP_TAKE}, behind the cluster secret and mutual TLS, with
+ * no client token), {@code GET} lists this node's backups, {@code DELETE ?name=N} deletes one.
+ * Backups run on a worker pool of their own, one at a time, never on the storage workers.
  */
 public final class BackupAdmin implements RouteMount {
   public static final String PATH = "/admin/backup";
   private static final String POOL = "quorumkv-backups";
-  /** Long enough for the checkpoint, the count and the checksums of a large store. */
-  private static final long MAX_BACKUP_MINUTES = 30;
-  private static final long NODE_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(MAX_BACKUP_MINUTES);
+  private static final String FAILED = "backup failed";
 
+  private final Vertx vertx;
+  private final NodeConfig config;
   private final NodeBackups backups;
   private final Supplier<List<NodeUrl>> members;
+  private final PeerAuthorization peers;
   private final WorkerExecutor worker;
-  private final HttpClient client;
-  private final boolean secure;
 
-  /**
-   * @param members the nodes of the topology in force, which a cluster backup asks
-   * @param tls     how to reach them under TLS (with this node's certificate), null for plain HTTP
-   */
-  public BackupAdmin(Vertx vertx, NodeBackups backups, Supplier<List<NodeUrl>> members, TlsConfig tls) {
+  /** @param members the nodes of the topology in force, which a cluster backup asks */
+  public BackupAdmin(Vertx vertx, NodeConfig config, NodeBackups backups, Supplier<List<NodeUrl>> members,
+                     PeerAuthorization peers) {
+    this.vertx = vertx;
+    this.config = config;
     this.backups = backups;
     this.members = members;
-    this.secure = tls != null;
-    this.worker = vertx.createSharedWorkerExecutor(POOL, 1, MAX_BACKUP_MINUTES, TimeUnit.MINUTES);
-    HttpClientOptions options = new HttpClientOptions().setConnectTimeout(5_000);
-    this.client = vertx.createHttpClient(secure ? TlsOptions.secure(options, tls) : options);
+    this.peers = peers;
+    this.worker = vertx.createSharedWorkerExecutor(POOL, 1, InternalEndpoint.Timeout.BACKUP_MS, TimeUnit.MILLISECONDS);
   }
 
   @Override
   public void mount(Router router) {
+    new PeerRoutes(router, peers, this).add(InternalEndpoint.BACKUP_TAKE, ApiErrors.guarded(this::takeForANode)).end();
     router.post(PATH).handler(ApiErrors.guarded(this::take));
     router.get(PATH).handler(ctx -> answer(ctx, 200, () -> new JsonArray(backups.list().stream()
         .map(BackupManifest::toJson).toList())));
@@ -98,20 +97,34 @@ public final class BackupAdmin implements RouteMount {
     if ("cluster".equals(scope)) {
       takeEverywhere(ctx, name);
     } else {
-      answer(ctx, 201, () -> backups.take(name).toJson());
+      answer(ctx, 201, () -> takeHere(name));
     }
   }
 
-  /** Asks every node of the topology at once; 201 when every one took its backup, else 502, with each node's answer. */
+  /** A cluster backup's part on this node, asked by the node given it, which checked the caller's token. */
+  private void takeForANode(RoutingContext ctx) {
+    String name = NodeBackups.checkName(QueryParams.of(ctx).optional("name"));
+    answer(ctx, 201, () -> takeHere(name));
+  }
+
+  private JsonObject takeHere(String name) {
+    return backups.take(name).toJson();
+  }
+
+  /**
+   * Takes this node's backup and asks every other node of the topology at once; 201 when every
+   * one took its backup, else 502, with each node's answer.
+   */
   private void takeEverywhere(RoutingContext ctx, String name) {
-    String authorization = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
-    List<NodeUrl> nodes = members.get();
+    PeerClient client = new PeerClient(vertx, config, InternalEndpoint.BACKUP_TAKE.timeout(), new PoolOptions());
     List<Future<JsonObject>> answers = new ArrayList<>();
-    for (NodeUrl node : nodes) {
-      answers.add(askNode(node, name, authorization).recover(failure -> Future.succeededFuture(new JsonObject()
-          .put("node", node.toString()).put("error", failure.getMessage()))));
+    for (NodeUrl node : members.get()) {
+      Future<JsonObject> backup = node.equals(config.url()) ? takenHere(name) : askNode(client, node, name);
+      answers.add(backup.map(manifest -> new JsonObject().put("node", node.toString()).put("backup", manifest))
+          .otherwise(failure -> new JsonObject().put("node", node.toString()).put("error", failure.getMessage())));
     }
     Future.all(answers).onComplete(all -> {
+      client.close();
       JsonArray results = new JsonArray();
       boolean everyOne = true;
       for (Future<JsonObject> answer : answers) {
@@ -123,19 +136,16 @@ public final class BackupAdmin implements RouteMount {
     });
   }
 
-  private Future<JsonObject> askNode(NodeUrl node, String name, String authorization) {
-    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(node.withScheme(secure) + PATH + "?scope=node&name="
-        + URLEncoder.encode(name, StandardCharsets.UTF_8)).setIdleTimeout(NODE_TIMEOUT_MS);
-    if (authorization != null) {
-      request.putHeader(HttpHeaders.AUTHORIZATION, authorization);
-    }
-    return client.request(request)
-        .compose(sent -> sent.send().compose(response -> response.body().map(body -> {
-          if (response.statusCode() != 201) {
-            throw new IllegalStateException(response.statusCode() + " " + body.toString().strip());
-          }
-          return new JsonObject().put("node", node.toString()).put("backup", new JsonObject(body));
-        })));
+  /** This node's backup, failing with the status and message its own answer would have. */
+  private Future<JsonObject> takenHere(String name) {
+    return this.<JsonObject>blocking(() -> takeHere(name)).recover(failure -> Future.failedFuture(
+        ApiErrors.commandStatus(failure) + " " + ApiErrors.shortLine(ApiErrors.commandMessage(failure, FAILED))));
+  }
+
+  private Future<JsonObject> askNode(PeerClient client, NodeUrl node, String name) {
+    return client.webRequest(InternalEndpoint.BACKUP_TAKE, node, "name=" + URLEncoder.encode(name, StandardCharsets.UTF_8))
+        .send().compose(response -> response.statusCode() == 201 ? Future.succeededFuture(response.bodyAsJsonObject())
+            : Future.failedFuture(response.statusCode() + " " + response.bodyAsString().strip()));
   }
 
   private <T> Future<T> blocking(Callable<T> work) {
@@ -155,7 +165,7 @@ public final class BackupAdmin implements RouteMount {
   }
 
   private static void fail(RoutingContext ctx, Throwable failure) {
-    ApiErrors.failCommand(ctx, failure, "backup failed");
+    ApiErrors.failCommand(ctx, failure, FAILED);
   }
 
 }

@@ -83,7 +83,7 @@ public final class ApiRouter {
     router.get(CLUSTER).handler(cluster::handle);
     router.route(CLUSTER).handler(ApiErrors.methodNotAllowed("GET"));
 
-    new PeerRoutes(router, api.peerAuthorization())
+    new PeerRoutes(router, api.peerAuthorization(), entity)
         .add(InternalEndpoint.CONDITIONAL_PUT, RawBodyHandler.forPeers(config.maxBodyBytes(), api.admission()),
             guarded(entity::putForwarded))
         .add(InternalEndpoint.CONDITIONAL_DELETE, guarded(entity::deleteForwarded))

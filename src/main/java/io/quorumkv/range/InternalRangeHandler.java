@@ -29,7 +29,7 @@ public final class InternalRangeHandler implements RouteMount {
 
   @Override
   public void mount(Router router) {
-    new PeerRoutes(router, authorization).add(InternalEndpoint.RANGE, ApiErrors.guarded(this::handle)).end();
+    new PeerRoutes(router, authorization, this).add(InternalEndpoint.RANGE, ApiErrors.guarded(this::handle)).end();
   }
 
   private void handle(RoutingContext ctx) {

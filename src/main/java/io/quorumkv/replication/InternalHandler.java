@@ -51,11 +51,11 @@ public final class InternalHandler implements RouteMount {
   public void mount(Router router) {
     long maxBatchBytes = maxBodyBytes + BATCH_OVERHEAD_BYTES;
     BatchStreamHandler streams = new BatchStreamHandler(this, maxBatchBytes, admission.peerBatches());
-    new PeerRoutes(router, authorization)
+    new PeerRoutes(router, authorization, streams).add(InternalEndpoint.RECORD_STREAM, streams::upgrade).end();
+    new PeerRoutes(router, authorization, this)
         .add(InternalEndpoint.RECORD_GET, ApiErrors.guarded(this::read))
         .add(InternalEndpoint.RECORD_PUT, RawBodyHandler.forPeers(maxBodyBytes, admission),
             ApiErrors.guarded(this::write))
-        .add(InternalEndpoint.RECORD_STREAM, streams::upgrade)
         .add(InternalEndpoint.RECORD_BATCH, RawBodyHandler.forPeers(maxBatchBytes, admission),
             ApiErrors.guarded(this::batch))
         .end();

@@ -39,7 +39,7 @@ public final class TransferHandler implements RouteMount {
 
   @Override
   public void mount(Router router) {
-    new PeerRoutes(router, authorization).add(InternalEndpoint.TRANSFER, ApiErrors.guarded(this::handle)).end();
+    new PeerRoutes(router, authorization, this).add(InternalEndpoint.TRANSFER, ApiErrors.guarded(this::handle)).end();
   }
 
   private void handle(RoutingContext ctx) {

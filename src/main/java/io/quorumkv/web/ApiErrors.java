@@ -108,15 +108,24 @@ public final class ApiErrors {
    * that forbids it (IllegalStateException), else 500 with {@code what} and the message.
    */
   public static void failCommand(RoutingContext ctx, Throwable failure, String what) {
+    send(ctx, commandStatus(failure), commandMessage(failure, what));
+  }
+
+  /** The status {@link #failCommand} answers the failure with. */
+  public static int commandStatus(Throwable failure) {
     if (failure instanceof IllegalArgumentException) {
-      send(ctx, 400, failure.getMessage());
+      return 400;
     } else if (failure instanceof java.util.NoSuchElementException) {
-      send(ctx, 404, failure.getMessage());
+      return 404;
     } else if (failure instanceof IllegalStateException) {
-      send(ctx, 409, failure.getMessage());
-    } else {
-      send(ctx, 500, what + ": " + failure.getMessage());
+      return 409;
     }
+    return 500;
+  }
+
+  /** The message {@link #failCommand} answers the failure with (before {@link #shortLine}). */
+  public static String commandMessage(Throwable failure, String what) {
+    return commandStatus(failure) == 500 ? what + ": " + failure.getMessage() : failure.getMessage();
   }
 
   /**

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -53,6 +54,11 @@ public final class TestCluster implements AutoCloseable {
   private static final long ANTI_ENTROPY_OFF_MS = 24 * 3_600_000L;
 
   public static TestCluster start(int size, Path dataRoot, JsonObject extra) {
+    return start(size, dataRoot, extra, node -> new JsonObject());
+  }
+
+  /** As {@link #start(int, Path, JsonObject)}, with conf keys of node {@code i}'s own from {@code nodeConf}. */
+  public static TestCluster start(int size, Path dataRoot, JsonObject extra, IntFunction<JsonObject> nodeConf) {
     // The topology must be known before any node starts, so ports are picked up front
     // (free when picked; another process could take one in between, which fails the start loudly).
     // One pick for both lists: two separate picks could hand the same port to HTTP and Hazelcast.
@@ -82,7 +88,8 @@ public final class TestCluster implements AutoCloseable {
           .put("antiEntropy", new JsonObject().put("intervalMs", ANTI_ENTROPY_OFF_MS))
           .put("hazelcast", new JsonObject().put("port", hazelcastPorts.get(i)).put("members", members)
               .put("clusterName", clusterName))
-          .mergeIn(extra, true);
+          .mergeIn(extra, true)
+          .mergeIn(nodeConf.apply(i), true);
       configs.add(ConfigLoader.parse(json));
     }
     TestCluster testCluster = new TestCluster(configs);
