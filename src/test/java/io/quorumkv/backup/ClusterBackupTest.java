@@ -10,9 +10,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * A cluster backup reaches the other nodes through the internal endpoint, behind the cluster
@@ -34,9 +37,12 @@ class ClusterBackupTest {
       assertEquals(201, taken.statusCode(), Http.text(taken));
       JsonArray answers = new JsonObject(Http.text(taken)).getJsonArray("nodes");
       assertEquals(2, answers.size(), answers.encodePrettily());
+      Map<String, JsonObject> byNode = new HashMap<>();
+      answers.forEach(answer -> byNode.put(((JsonObject) answer).getString("node"), (JsonObject) answer));
       for (int node = 0; node < 2; node++) {
-        JsonObject answer = answers.getJsonObject(node);
-        assertEquals(cluster.url(node).toString(), answer.getString("node"), answers.encodePrettily());
+        // Listed in the topology's order, which is the urls', not the test's numbering.
+        JsonObject answer = byNode.get(cluster.url(node).toString());
+        assertNotNull(answer, "no answer for node " + node + ": " + answers.encodePrettily());
         assertEquals("everywhere", answer.getJsonObject("backup").getString("name"), answers.encodePrettily());
         HttpResponse<byte[]> listed = admin(cluster.http(node), "GET", "/admin/backup", TOKENS.get(node));
         assertEquals("everywhere", new JsonArray(Http.text(listed)).getJsonObject(0).getString("name"),
