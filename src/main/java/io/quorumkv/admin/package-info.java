@@ -1,7 +1,9 @@
 /**
  * Operating a node: {@code AdminApi} serves JFR recording sessions and their flame graphs under
- * {@code /admin/jfr} (behind the admin token, cluster-wide over the event bus), and
- * {@code NodeMetrics} keeps the Prometheus registry served at {@code /metrics}, observing storage
- * and replication through their observer interfaces. Both mount their routes on the HTTP router.
+ * {@code /admin/jfr} (behind the admin token; a cluster-wide command reaches the other nodes over
+ * the internal endpoint {@code JFR_COMMAND}), {@code MembershipAdmin} the membership commands under
+ * {@code /admin/cluster} (leave, remove, abort), and {@code NodeMetrics} keeps the Prometheus
+ * registry served at {@code /metrics}, observing storage, replication, the board and membership
+ * through their observer interfaces. Each mounts its routes on the HTTP router.
  */
 package io.quorumkv.admin;

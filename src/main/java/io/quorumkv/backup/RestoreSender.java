@@ -1,5 +1,6 @@
 package io.quorumkv.backup;
 
+import io.quorumkv.peer.Throttle;
 import io.vertx.core.json.JsonObject;
 
 import java.util.HashMap;
@@ -23,13 +24,12 @@ final class RestoreSender {
   private final boolean fresh;
   private final int inFlight;
   private final Semaphore slots;
-  private final long nanosPerRecord;
+  private final Throttle throttle;
   private final RestoreCounts counts;
   /** The counts of the batches up to the progress file's key: what a rerun starts from. */
   private final RestoreCounts confirmed;
   private final ProgressFile progressFile;
   private final Map<Long, Finished> finishedAhead = new HashMap<>();
-  private long nextFreeNanos = System.nanoTime();
   private long nextSequence;
   private long confirmedUpTo;
   private volatile String stopped;
@@ -43,7 +43,7 @@ final class RestoreSender {
     this.fresh = options.rollback();
     this.inFlight = options.inFlightBatches();
     this.slots = new Semaphore(inFlight);
-    this.nanosPerRecord = Math.max(1, 1_000_000_000L / options.recordsPerSecond());
+    this.throttle = Throttle.blocking(options.recordsPerSecond());
     this.counts = counts;
     this.confirmed = counts.copy();
     this.progressFile = progressFile;
@@ -56,7 +56,7 @@ final class RestoreSender {
 
   /** Sends the batch once the rate and the batches in flight allow (blocking until then). */
   void submit(RestoreBatch batch) throws InterruptedException {
-    pace(batch.size());
+    throttle.await(batch.size(), 0);
     slots.acquire();
     long sequence = nextSequence++;
     attempt(batch, 1).whenComplete((answer, failure) -> {
@@ -74,15 +74,6 @@ final class RestoreSender {
   void drain() throws InterruptedException {
     slots.acquire(inFlight);
     slots.release(inFlight);
-  }
-
-  private void pace(int records) throws InterruptedException {
-    long now = System.nanoTime();
-    long start = Math.max(now, nextFreeNanos);
-    nextFreeNanos = start + records * nanosPerRecord;
-    if (start > now) {
-      TimeUnit.NANOSECONDS.sleep(start - now);
-    }
   }
 
   private CompletableFuture<JsonObject> attempt(RestoreBatch batch, int attempt) {

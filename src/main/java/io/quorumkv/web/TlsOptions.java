@@ -1,7 +1,6 @@
 package io.quorumkv.web;
 
 import io.quorumkv.config.TlsConfig;
-import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerOptions;
@@ -13,8 +12,8 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /**
- * The TLS settings of a node's server, its clients to other nodes and its event bus, from the
- * conf's {@code tls} section: TLS 1.3 and 1.2 only, the node's own certificate on both sides,
+ * The TLS settings of a node's server and its clients to other nodes, from the conf's
+ * {@code tls} section: TLS 1.3 and 1.2 only, the node's own certificate on both sides,
  * peers checked against the cluster's CA. Vert.x reads the PEM files when it builds a context
  * (off the event loops), so new options read them again.
  */
@@ -44,12 +43,6 @@ public final class TlsOptions {
     options.setSsl(true).setVerifyHost(true).setKeyCertOptions(ownCertificate(tls))
         .setEnabledSecureTransportProtocols(PROTOCOLS).setTrustOptions(trusted(tls.caFile()));
     return options;
-  }
-
-  /** The clustered event bus: mutual TLS with the cluster's CA, as between nodes' HTTP ports. */
-  public static EventBusOptions secure(EventBusOptions options, TlsConfig tls) {
-    return options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setClientAuth(ClientAuth.REQUIRED)
-        .setEnabledSecureTransportProtocols(PROTOCOLS).setTrustOptions(trusted(tls.caFile()));
   }
 
   private static PemKeyCertOptions ownCertificate(TlsConfig tls) {

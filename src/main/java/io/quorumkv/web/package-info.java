@@ -3,6 +3,8 @@
  * tokens and their roles), {@code UnreadBodies} (a refused request's body), {@code RawBodyHandler}
  * (bodies held against a byte budget), {@code QueryParams}, {@code ApiErrors} (a status and a short
  * text body for any failure), {@code ApiHeaders}, and {@code RangeStream}, which streams a storage
- * cursor into a response in a {@code RangeFormat} with back-pressure.
+ * cursor into a response in a {@code RangeFormat} with back-pressure. TLS: {@code TlsOptions} (the
+ * servers' and the peer clients' settings), {@code CertificateReload} (new certificates without a
+ * restart), {@code ClientTls} and {@code PemSslContext} (the command-line tools' side).
  */
 package io.quorumkv.web;
