@@ -1,55 +1,48 @@
 package io.quorumkv.backup;
 
+import io.quorumkv.range.MergeInput;
+import io.quorumkv.range.RangeMerge;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.RecordsSnapshot;
 
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 
 /**
  * The records of several node backups as one sequence in key order: each key once, with the
  * record that wins among the backups' copies and the widest replica count among them (the
- * replicas' own rule, {@link Record#merge}).
+ * replicas' own rule, {@link Record#merge}), by the merge a cluster-wide range uses ({@link RangeMerge#freshest}).
  */
 final class BackupMerge implements Iterator<RangeEntry> {
-  private record Head(RangeEntry entry, RecordsSnapshot.Cursor cursor) {
-  }
-
-  private final PriorityQueue<Head> heads =
-      new PriorityQueue<>(Comparator.comparing((Head head) -> head.entry().key(), Arrays::compareUnsigned));
+  private final List<CursorInput> inputs;
+  /** The next merged entry, read ahead for {@link #hasNext}; null when not read yet or at the end. */
+  private RangeEntry ahead;
   /** Read by the progress line's thread. */
   private volatile long copiesRead;
 
   BackupMerge(List<RecordsSnapshot.Cursor> cursors) {
-    cursors.forEach(this::advance);
+    this.inputs = cursors.stream().map(CursorInput::new).toList();
   }
 
   @Override
   public boolean hasNext() {
-    return !heads.isEmpty();
+    if (ahead == null) {
+      ahead = RangeMerge.freshest(inputs);
+    }
+    return ahead != null;
   }
 
   /** The next key with its merged record. */
   @Override
   public RangeEntry next() {
-    if (heads.isEmpty()) {
+    if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    Head first = heads.poll();
-    byte[] key = first.entry().key();
-    Record merged = first.entry().record();
-    advance(first.cursor());
-    while (!heads.isEmpty() && Arrays.equals(heads.peek().entry().key(), key)) {
-      Head copy = heads.poll();
-      merged = Record.merge(merged, copy.entry().record());
-      advance(copy.cursor());
-    }
-    return new RangeEntry(key, merged);
+    RangeEntry next = ahead;
+    ahead = null;
+    return next;
   }
 
   /** Records read from every backup so far, each copy counted. */
@@ -57,10 +50,34 @@ final class BackupMerge implements Iterator<RangeEntry> {
     return copiesRead;
   }
 
-  private void advance(RecordsSnapshot.Cursor cursor) {
-    if (cursor.hasNext()) {
-      copiesRead = copiesRead + 1; // one thread writes it
-      heads.add(new Head(cursor.next(), cursor));
+  /** A backup's cursor as a merge input: its next record always at hand, as it is read from disk. */
+  private final class CursorInput implements MergeInput {
+    private final RecordsSnapshot.Cursor cursor;
+    private RangeEntry head;
+
+    CursorInput(RecordsSnapshot.Cursor cursor) {
+      this.cursor = cursor;
+    }
+
+    @Override
+    public RangeEntry peek() {
+      if (head == null && cursor.hasNext()) {
+        head = cursor.next();
+        copiesRead = copiesRead + 1; // one thread writes it
+      }
+      return head;
+    }
+
+    @Override
+    public RangeEntry poll() {
+      RangeEntry taken = peek();
+      head = null;
+      return taken;
+    }
+
+    @Override
+    public boolean exhausted() {
+      return peek() == null;
     }
   }
 }

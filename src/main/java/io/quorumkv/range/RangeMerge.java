@@ -9,7 +9,9 @@ import java.util.List;
 /**
  * The k-way merge of a cluster-wide range: each key once, in key order, with the record that wins
  * by {@link Record#merge} among the nodes that hold it. It decides only while every unfinished
- * source has a record buffered, since a source with none might still send a smaller key.
+ * source has a record buffered, since a source with none might still send a smaller key. The rule
+ * itself ({@link #freshest}) is the one merge of the node and its tools: the restore tool merges
+ * the backups' cursors with it too.
  */
 public final class RangeMerge {
   private final List<RangeSource> sources;
@@ -34,9 +36,18 @@ public final class RangeMerge {
    * is exhausted. Call only when {@link #waitingFor()} is null.
    */
   public RangeEntry next() {
+    return freshest(sources);
+  }
+
+  /**
+   * Takes the smallest key from every input holding it and returns it with the record that wins
+   * by {@link Record#merge}; null once every input is exhausted. Every input that is not exhausted
+   * must have a record buffered.
+   */
+  public static RangeEntry freshest(List<? extends MergeInput> inputs) {
     byte[] smallest = null;
-    for (RangeSource source : sources) {
-      RangeEntry head = source.peek();
+    for (MergeInput input : inputs) {
+      RangeEntry head = input.peek();
       if (head != null && (smallest == null || Arrays.compareUnsigned(head.key(), smallest) < 0)) {
         smallest = head.key();
       }
@@ -45,10 +56,10 @@ public final class RangeMerge {
       return null;
     }
     Record freshest = null;
-    for (RangeSource source : sources) {
-      RangeEntry head = source.peek();
+    for (MergeInput input : inputs) {
+      RangeEntry head = input.peek();
       if (head != null && Arrays.equals(head.key(), smallest)) {
-        freshest = Record.merge(freshest, source.poll().record());
+        freshest = Record.merge(freshest, input.poll().record());
       }
     }
     return new RangeEntry(smallest, freshest);

@@ -8,21 +8,12 @@ import io.quorumkv.storage.RangeEntry;
  * included, buffered a little ahead of the merge (a batch or so; past that the source stops
  * reading). Used on one event loop only.
  */
-public interface RangeSource {
+public interface RangeSource extends MergeInput {
 
   NodeUrl node();
 
   /** Starts reading; the listener is called on this event loop. Call once. */
   void start(Listener listener);
-
-  /** The next record, or null when none is buffered: {@link #exhausted()}, or still on its way. */
-  RangeEntry peek();
-
-  /** Takes the record {@link #peek()} returned (not null). */
-  RangeEntry poll();
-
-  /** True once the source confirmed its end and every record was taken. */
-  boolean exhausted();
 
   /** Whether anything (a record or the end) has arrived yet. */
   boolean started();
