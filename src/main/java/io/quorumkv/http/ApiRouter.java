@@ -3,11 +3,13 @@ package io.quorumkv.http;
 import io.quorumkv.admission.LoopRequests;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.Role;
-import io.quorumkv.peer.InternalEndpoint;
-import io.quorumkv.peer.PeerRoutes;
 import io.quorumkv.range.ClusterRange;
+import io.quorumkv.replication.ClientErrors;
+import io.quorumkv.replication.ConditionalEndpoints;
+import io.quorumkv.replication.ConditionalForwarder;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
+import io.quorumkv.replication.EntityQuery;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.web.ApiErrors;
@@ -50,8 +52,9 @@ public final class ApiRouter {
         api.keyLocks(), api.wallClock(), lockWaitMs);
     ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config);
     LargeReads largeReads = new LargeReads(api.admission());
-    EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
-        topology::current, api.wallClock(), largeReads);
+    EntityQuery query = new EntityQuery(topology::current, api.wallClock());
+    EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(), query,
+        api.wallClock(), largeReads);
     ClusterRange clusterRange = new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage());
     RangeHandler range = new RangeHandler(vertx, api.storage(), clusterRange, api.wallClock());
     RestoreHandler restore = new RestoreHandler(vertx, config, coordinator, topology, clusterRange, api.wallClock());
@@ -83,11 +86,8 @@ public final class ApiRouter {
     router.get(CLUSTER).handler(cluster::handle);
     router.route(CLUSTER).handler(ApiErrors.methodNotAllowed("GET"));
 
-    new PeerRoutes(router, api.peerAuthorization(), entity)
-        .add(InternalEndpoint.CONDITIONAL_PUT, RawBodyHandler.forPeers(config.maxBodyBytes(), api.admission()),
-            guarded(entity::putForwarded))
-        .add(InternalEndpoint.CONDITIONAL_DELETE, guarded(entity::deleteForwarded))
-        .end();
+    new ConditionalEndpoints(conditionalWrites, query, api.peerAuthorization(), api.admission(), config.maxBodyBytes())
+        .mount(router);
 
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
     router.route().failureHandler(ClientErrors::handleRoutingFailure);

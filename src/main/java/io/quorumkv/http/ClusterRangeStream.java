@@ -3,6 +3,7 @@ package io.quorumkv.http;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint.Timeout;
 import io.quorumkv.range.ClusterRange;
+import io.quorumkv.replication.ClientErrors;
 import io.quorumkv.range.RangeMerge;
 import io.quorumkv.range.RangeSource;
 import io.quorumkv.range.RangeSourceException;
