@@ -1,5 +1,6 @@
 package io.quorumkv;
 
+import io.quorumkv.admin.ClusterHandler;
 import io.quorumkv.admin.JfrRecordings;
 import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.admission.Admission;
@@ -15,7 +16,6 @@ import io.quorumkv.hints.HintedHandoff;
 import io.quorumkv.hints.RocksHintStore;
 import io.quorumkv.http.ApiContext;
 import io.quorumkv.http.ApiRouter;
-import io.quorumkv.http.ClusterHandler;
 import io.quorumkv.http.HttpVerticle;
 import io.quorumkv.peer.PeerAuthorization;
 import io.quorumkv.peer.PeerCertificates;

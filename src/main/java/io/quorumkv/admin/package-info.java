@@ -2,6 +2,8 @@
  * Operating a node: {@code AdminApi} serves JFR recording sessions and their flame graphs under
  * {@code /admin/jfr} (behind the admin token, cluster-wide over the event bus), and
  * {@code NodeMetrics} keeps the Prometheus registry served at {@code /metrics}, observing storage
- * and replication through their observer interfaces. Both mount their routes on the HTTP router.
+ * and replication through their observer interfaces. {@code ClusterHandler} answers {@code GET /v0/cluster},
+ * the cluster's state as this node sees it (the public API owns the path). Each mounts its routes on the
+ * HTTP router.
  */
 package io.quorumkv.admin;

@@ -22,7 +22,8 @@ public final class ApiRouter {
   static final String ENTITY = "/v0/entity";
   static final String ENTITIES = "/v0/entities";
   static final String STATUS = "/v0/status";
-  static final String CLUSTER = "/v0/cluster";
+  /** The cluster's state, served by {@code admin.ClusterHandler}; read-role under tokens. */
+  public static final String CLUSTER = "/v0/cluster";
   static final String ADMIN = "/admin/*";
 
   private ApiRouter() {

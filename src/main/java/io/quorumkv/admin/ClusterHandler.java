@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.admin;
 
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.ExchangeResult;
@@ -7,6 +7,7 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.http.ApiRouter;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.topology.ClusterTopology;
@@ -27,8 +28,9 @@ import java.util.Optional;
 /**
  * {@code GET /v0/cluster}: the cluster's id, the agreed topology (epoch, stage, change under way), every node with
  * its state and whether membership sees it alive, the transfers of a change under way, and this
- * node's hinted handoff, read repair and anti-entropy state. Node-wide: every event loop's router mounts
- * the same one.
+ * node's hinted handoff, read repair and anti-entropy state. A view over the node's parts, like
+ * {@link NodeMetrics}, so it sits here rather than in {@code http}; the public API owns its path and the
+ * role it needs ({@link ApiRouter#CLUSTER}). Node-wide: every event loop's router mounts the same one.
  */
 public final class ClusterHandler implements RouteMount {
 
