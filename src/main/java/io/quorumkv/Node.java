@@ -1,5 +1,6 @@
 package io.quorumkv;
 
+import io.quorumkv.admin.ClusterHandler;
 import io.quorumkv.admin.JfrRecordings;
 import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.admission.Admission;
@@ -19,9 +20,14 @@ import io.quorumkv.http.HttpVerticle;
 import io.quorumkv.peer.PeerAuthorization;
 import io.quorumkv.peer.PeerCertificates;
 import io.quorumkv.web.CertificateReload;
+import io.quorumkv.range.ClusterRange;
+import io.quorumkv.replication.ConditionalWrites;
+import io.quorumkv.replication.Coordinator;
+import io.quorumkv.replication.EntityQuery;
 import io.quorumkv.replication.InFlightWrites;
 import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
+import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.GroupedStorage;
 import io.quorumkv.storage.OpenedStorage;
 import io.quorumkv.storage.PurgeSweep;
@@ -46,6 +52,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * One quorumkv node: wires its parts, and starts them in order (Vert.x, RocksDB, the clock, the
@@ -153,11 +160,11 @@ public final class Node {
     NodeBackups backups = new NodeBackups(config.backup(), config.url(), opened.database(),
         () -> topology.current().toJson(), versions::current, wallClock);
     ApiTokens tokens = new ApiTokens(config.auth(), metrics::authRefused);
-    List<RouteMount> mounts = Routes.besideTheApi(vertx, config, storage, versions, topology, treeService, admission,
-        peers, metrics, recordings, backups, tokens);
-    ApiContext api = new ApiContext(config, storage, versions, topology, liveNodes, hints, readRepair, metrics,
-        inFlightWrites, mounts, peers, wallClock, antiEntropy, new KeyLocks(vertx), metrics.requests(), admission,
-        opened.database().diskAlarm(), tokens);
+    List<RouteMount> nodeWide = Stream.concat(Routes.besideTheApi(vertx, config, storage, versions, topology,
+        treeService, admission, peers, metrics, recordings, backups, tokens).stream(), Stream.of(new ClusterHandler(
+            config, topology, liveNodes, hints, readRepair, antiEntropy, opened.database().diskAlarm()))).toList();
+    KeyLocks keyLocks = new KeyLocks(vertx);
+    EntityQuery query = new EntityQuery(topology::current, wallClock);
     metrics.bind(config, storage, hints, readRepair, versions, antiEntropy, sweep, admission,
         opened.database().diskAlarm());
     return StorageVerticle.deploy(vertx, workers, config.storage().workers()).onSuccess(deployments::add)
@@ -170,13 +177,35 @@ public final class Node {
         .onSuccess(reload -> certificateReload = reload)
         .compose(reload -> vertx.deployVerticle(() -> {
           // Once its server stopped, the replica writes of answered requests (and the hints of those that fail) finish.
-          HttpVerticle verticle = new HttpVerticle(config, v -> ApiRouter.create(v, api),
+          HttpVerticle verticle = new HttpVerticle(config, loop -> {
+            LoopServices services = servicesOn(loop, admission, keyLocks, wallClock);
+            List<RouteMount> mounts = Stream.concat(nodeWide.stream(), Routes.onTheLoop(loop, config, services, topology,
+                query, admission, peers, wallClock).stream()).toList();
+            return ApiRouter.create(loop, new ApiContext(config, services.coordinator(), services.conditionalWrites(),
+                services.clusterRange(), query, storage, admission, metrics.requests(), tokens, wallClock, mounts));
+          },
               () -> inFlightWrites.settledWithin(config.settleTimeoutMs()), metrics.requests(), reload);
           httpVerticles.add(verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.eventLoops())))
         .onSuccess(deployments::add)
         .map(this);
+  }
+
+  /**
+   * The services of one event loop, built once on it (the HTTP verticle's start): the coordinator with its
+   * replica clients, compare-and-set on this node as a key's first replica, and the cluster-wide range.
+   */
+  private LoopServices servicesOn(Vertx loop, Admission admission, KeyLocks keyLocks, InstantSource wallClock) {
+    ReplicaDirectory replicas = new ReplicaDirectory(loop, config, storage, metrics);
+    replicas.connectAhead(liveNodes);
+    Coordinator coordinator = new Coordinator(clock.clock(), topology::current, liveNodes, replicas, config.url(),
+        hints, readRepair, metrics, inFlightWrites, admission.clientBodies(), config.replicaTimeoutMs());
+    long lockWaitMs = 2 * config.replicaTimeoutMs();
+    ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()), keyLocks,
+        wallClock, lockWaitMs);
+    return new LoopServices(coordinator, conditionalWrites,
+        new ClusterRange(loop, config, topology::current, liveNodes, storage));
   }
 
   /**

@@ -8,11 +8,14 @@ import io.quorumkv.admission.Admission;
 import io.quorumkv.antientropy.TreeHandler;
 import io.quorumkv.backup.BackupAdmin;
 import io.quorumkv.backup.NodeBackups;
+import io.quorumkv.backup.RestoreHandler;
 import io.quorumkv.antientropy.TreeService;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.Role;
 import io.quorumkv.peer.PeerAuthorization;
 import io.quorumkv.range.InternalRangeHandler;
+import io.quorumkv.replication.ConditionalEndpoints;
+import io.quorumkv.replication.EntityQuery;
 import io.quorumkv.replication.InternalHandler;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.topology.ClusterTopology;
@@ -23,9 +26,13 @@ import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RouteMount;
 import io.vertx.core.Vertx;
 
+import java.time.InstantSource;
 import java.util.List;
 
-/** The routes every HTTP verticle of a node serves beside the public API, each part mounting its own. */
+/**
+ * The routes every HTTP verticle of a node serves beside the public API, each part mounting its own: those
+ * that need nothing of the event loop, built once, and those handed the loop's services.
+ */
 final class Routes {
   private Routes() {
   }
@@ -47,5 +54,19 @@ final class Routes {
         metrics, admin, new MembershipAdmin(topology),
         new BackupAdmin(vertx, config, backups, () -> topology.current().allNodes(), peers),
         new Dashboard(!tokens.open(Role.ADMIN), !tokens.open(Role.READ)));
+  }
+
+  /**
+   * The routes that run requests through the event loop's services: the nodes' side of a restore (it
+   * coordinates each record's writes, and lists the cluster's keys) and the conditional writes other nodes
+   * forward here as a key's first replica.
+   */
+  static List<RouteMount> onTheLoop(Vertx loop, NodeConfig config, LoopServices services, ClusterTopology topology,
+                                    EntityQuery query, Admission admission, PeerAuthorization peers,
+                                    InstantSource wallClock) {
+    return List.of(
+        new RestoreHandler(loop, config, services.coordinator(), topology, services.clusterRange(), admission,
+            wallClock),
+        new ConditionalEndpoints(services.conditionalWrites(), query, peers, admission, config.maxBodyBytes()));
   }
 }

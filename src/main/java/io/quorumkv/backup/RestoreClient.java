@@ -1,6 +1,5 @@
 package io.quorumkv.backup;
 
-import io.quorumkv.http.RestoreProtocol;
 import io.quorumkv.web.QueryParams;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;

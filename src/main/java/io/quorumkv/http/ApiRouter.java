@@ -3,13 +3,8 @@ package io.quorumkv.http;
 import io.quorumkv.admission.LoopRequests;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.Role;
-import io.quorumkv.peer.InternalEndpoint;
-import io.quorumkv.peer.PeerRoutes;
-import io.quorumkv.range.ClusterRange;
-import io.quorumkv.replication.ConditionalWrites;
-import io.quorumkv.replication.Coordinator;
-import io.quorumkv.replication.ReplicaDirectory;
-import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.replication.ClientErrors;
+import io.quorumkv.replication.ConditionalForwarder;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiTokens;
 import io.quorumkv.web.RawBodyHandler;
@@ -27,7 +22,8 @@ public final class ApiRouter {
   static final String ENTITY = "/v0/entity";
   static final String ENTITIES = "/v0/entities";
   static final String STATUS = "/v0/status";
-  static final String CLUSTER = "/v0/cluster";
+  /** The cluster's state, served by {@code admin.ClusterHandler}; read-role under tokens. */
+  public static final String CLUSTER = "/v0/cluster";
   static final String ADMIN = "/admin/*";
 
   private ApiRouter() {
@@ -35,28 +31,15 @@ public final class ApiRouter {
 
   /**
    * The request handler of one HTTP verticle: the router, behind {@link EntityFastPath} when no token
-   * is needed. Call on the verticle's event loop (its replica clients stay there).
+   * is needed, with the public API's routes and those the context's mounts add. Call on the verticle's
+   * event loop, with that loop's services (their clients stay there).
    */
   public static Handler<HttpServerRequest> create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
-    ReplicaDirectory replicas = new ReplicaDirectory(vertx, config, api.storage(), api.replicationObserver());
-    replicas.connectAhead(api.liveNodes());
-    ClusterTopology topology = api.topology();
-    Coordinator coordinator = new Coordinator(api.clock(), topology::current, api.liveNodes(), replicas, config.url(),
-        api.hints(), api.readRepair(), api.replicationObserver(), api.inFlightWrites(),
-        api.admission().clientBodies(), config.replicaTimeoutMs());
-    long lockWaitMs = 2 * config.replicaTimeoutMs();
-    ConditionalWrites conditionalWrites = new ConditionalWrites(coordinator, replicas.get(config.url()),
-        api.keyLocks(), api.wallClock(), lockWaitMs);
-    ConditionalForwarder forwarder = new ConditionalForwarder(vertx, config);
     LargeReads largeReads = new LargeReads(api.admission());
-    EntityHandler entity = new EntityHandler(coordinator, conditionalWrites, forwarder, config.url(),
-        topology::current, api.wallClock(), largeReads);
-    ClusterRange clusterRange = new ClusterRange(vertx, config, topology::current, api.liveNodes(), api.storage());
-    RangeHandler range = new RangeHandler(vertx, api.storage(), clusterRange, api.wallClock());
-    RestoreHandler restore = new RestoreHandler(vertx, config, coordinator, topology, clusterRange, api.wallClock());
-    ClusterHandler cluster = new ClusterHandler(config, topology, api.liveNodes(), api.hints(), api.readRepair(),
-        api.antiEntropy(), api.diskAlarm());
+    EntityHandler entity = new EntityHandler(api.coordinator(), api.conditionalWrites(),
+        new ConditionalForwarder(vertx, config), config.url(), api.query(), api.wallClock(), largeReads);
+    RangeHandler range = new RangeHandler(vertx, api.storage(), api.clusterRange(), api.wallClock());
     Router router = Router.router(vertx);
     router.route().handler(new RequestTiming(api.requests()));
     guard(router, api.tokens());
@@ -78,16 +61,6 @@ public final class ApiRouter {
     router.route(ENTITIES).handler(ApiErrors.methodNotAllowed("GET"));
 
     api.mounts().forEach(mount -> mount.mount(router));
-    restore.mount(router, api.admission());
-
-    router.get(CLUSTER).handler(cluster::handle);
-    router.route(CLUSTER).handler(ApiErrors.methodNotAllowed("GET"));
-
-    new PeerRoutes(router, api.peerAuthorization(), entity)
-        .add(InternalEndpoint.CONDITIONAL_PUT, RawBodyHandler.forPeers(config.maxBodyBytes(), api.admission()),
-            guarded(entity::putForwarded))
-        .add(InternalEndpoint.CONDITIONAL_DELETE, guarded(entity::deleteForwarded))
-        .end();
 
     router.route().handler(ctx -> ApiErrors.send(ctx, 400, "unknown path " + ctx.request().path()));
     router.route().failureHandler(ClientErrors::handleRoutingFailure);

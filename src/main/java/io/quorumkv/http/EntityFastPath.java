@@ -3,6 +3,7 @@ package io.quorumkv.http;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.ByteBudget;
 import io.quorumkv.admission.LoopRequests;
+import io.quorumkv.replication.Preconditions;
 import io.quorumkv.replication.Quorum;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;

@@ -2,18 +2,19 @@ package io.quorumkv.http;
 
 import io.netty.buffer.Unpooled;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.replication.ClientErrors;
 import io.quorumkv.replication.Condition;
+import io.quorumkv.replication.ConditionalForwarder;
 import io.quorumkv.replication.ConditionalWrites;
 import io.quorumkv.replication.Coordinator;
+import io.quorumkv.replication.EntityQuery;
+import io.quorumkv.replication.Preconditions;
 import io.quorumkv.replication.Quorum;
 import io.quorumkv.replication.SerializerMovingException;
+import io.quorumkv.replication.WriteAnswers;
 import io.quorumkv.storage.Record;
-import io.quorumkv.topology.Topology;
-import io.quorumkv.web.ApiHeaders;
-import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;
-import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -22,32 +23,30 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.time.InstantSource;
 import java.util.function.LongPredicate;
-import java.util.function.Supplier;
 
 /**
  * {@code GET}, {@code PUT} and {@code DELETE /v0/entity?id=ID[&ack=A&from=F][&ttl=MS]}, with their
- * conditional headers. A conditional write runs on the key's first live replica: this node when
- * it is that replica or the request came {@linkplain #putForwarded forwarded}, else it is
- * forwarded there.
+ * conditional headers. A conditional write runs on the key's first live replica: here when this node
+ * is that replica, else it is forwarded there ({@link ConditionalForwarder}; that replica answers it with
+ * {@code replication.ConditionalEndpoints}).
  */
 final class EntityHandler {
-  private static final String TTL_EXPECTED = "a positive integer of milliseconds";
   private final Coordinator coordinator;
   private final ConditionalWrites conditionalWrites;
   private final ConditionalForwarder forwarder;
   private final NodeUrl self;
-  private final Supplier<Topology> topology;
+  private final EntityQuery query;
   private final InstantSource wallClock;
   private final LargeReads largeReads;
 
   EntityHandler(Coordinator coordinator, ConditionalWrites conditionalWrites, ConditionalForwarder forwarder,
-                NodeUrl self, Supplier<Topology> topology, InstantSource wallClock, LargeReads largeReads) {
+                NodeUrl self, EntityQuery query, InstantSource wallClock, LargeReads largeReads) {
     this.coordinator = coordinator;
     this.largeReads = largeReads;
     this.conditionalWrites = conditionalWrites;
     this.forwarder = forwarder;
     this.self = self;
-    this.topology = topology;
+    this.query = query;
     this.wallClock = wallClock;
   }
 
@@ -84,7 +83,7 @@ final class EntityHandler {
         request.response().setStatusCode(404).end();
         return;
       }
-      HttpServerResponse response = withVersion(request.response(), record.version());
+      HttpServerResponse response = WriteAnswers.withVersion(request.response(), record.version());
       if (notModified != null && notModified.test(record.version())) {
         response.setStatusCode(304).end();
         return;
@@ -98,67 +97,41 @@ final class EntityHandler {
   /** Writes the value with no condition and answers 201 with its version, or the failure. */
   void write(HttpServerRequest request, byte[] key, byte[] value, long expiresAt, Quorum quorum) {
     largeReads.written(key, value);
-    answerWrite(request, coordinator.put(key, value, expiresAt, quorum), 201);
+    WriteAnswers.answer(request, coordinator.put(key, value, expiresAt, quorum), 201);
   }
 
   /** Deletes the key with no condition and answers 202 with the tombstone's version, or the failure. */
   void remove(HttpServerRequest request, byte[] key, Quorum quorum) {
-    answerWrite(request, coordinator.delete(key, quorum), 202);
+    WriteAnswers.answer(request, coordinator.delete(key, quorum), 202);
   }
 
   void put(RoutingContext ctx) {
-    put(ctx, false);
-  }
-
-  void delete(RoutingContext ctx) {
-    delete(ctx, false);
-  }
-
-  /** A conditional PUT another node sent here as the key's first live replica: run here, whatever this node sees. */
-  void putForwarded(RoutingContext ctx) {
-    put(ctx, true);
-  }
-
-  /** As {@link #putForwarded}, for a DELETE. */
-  void deleteForwarded(RoutingContext ctx) {
-    delete(ctx, true);
-  }
-
-  private void put(RoutingContext ctx, boolean forwarded) {
     QueryParams params = QueryParams.of(ctx);
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
     long expiresAt = expiryOf(params);
     byte[] value = RawBodyHandler.bodyOf(ctx);
-    Condition condition = conditionOf(ctx, true, forwarded);
+    Condition condition = Preconditions.ofWrite(ctx.request().headers(), true);
     if (condition == null) {
       write(ctx.request(), key, value, expiresAt, quorum);
       return;
     }
     largeReads.written(key, value);
-    if (forwarded || !forward(ctx, key, quorum, value)) {
-      answerWrite(ctx.request(), conditionalWrites.put(key, value, expiresAt, quorum, condition), 201);
+    if (!forward(ctx, key, quorum, value)) {
+      WriteAnswers.answer(ctx.request(), conditionalWrites.put(key, value, expiresAt, quorum, condition), 201);
     }
   }
 
-  private void delete(RoutingContext ctx, boolean forwarded) {
+  void delete(RoutingContext ctx) {
     QueryParams params = QueryParams.of(ctx);
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
-    Condition condition = conditionOf(ctx, false, forwarded);
+    Condition condition = Preconditions.ofWrite(ctx.request().headers(), false);
     if (condition == null) {
       remove(ctx.request(), key, quorum);
-    } else if (forwarded || !forward(ctx, key, quorum, null)) {
-      answerWrite(ctx.request(), conditionalWrites.delete(key, quorum, condition), 202);
+    } else if (!forward(ctx, key, quorum, null)) {
+      WriteAnswers.answer(ctx.request(), conditionalWrites.delete(key, quorum, condition), 202);
     }
-  }
-
-  private static Condition conditionOf(RoutingContext ctx, boolean isPut, boolean forwarded) {
-    Condition condition = Preconditions.ofWrite(ctx.request().headers(), isPut);
-    if (condition == null && forwarded) {
-      throw new BadRequestException("a forwarded write must be conditional");
-    }
-    return condition;
   }
 
   /**
@@ -184,50 +157,12 @@ final class EntityHandler {
     return true;
   }
 
-  private static void answerWrite(HttpServerRequest request, Future<Long> write, int status) {
-    write.onComplete(done -> {
-      if (done.failed()) {
-        ClientErrors.fail(request, done.cause());
-        return;
-      }
-      withVersion(request.response(), done.result()).setStatusCode(status).end();
-    });
-  }
-
-  private static HttpServerResponse withVersion(HttpServerResponse response, long version) {
-    return response.putHeader(ApiHeaders.VERSION, Long.toString(version))
-        .putHeader(ApiHeaders.ETAG, Preconditions.entityTag(version));
-  }
-
   Quorum quorumOf(QueryParams params) {
-    Topology current = topology.get();
-    return Quorum.parse(params.optionalInteger("ack", "a positive integer"),
-        params.optionalInteger("from", "a positive integer"), current.defaultFrom(), current.readSize());
+    return query.quorumOf(params);
   }
 
   /** The expiry the request's {@code ttl} parameter asks for. */
   long expiryOf(QueryParams params) {
-    return expiryOf(params.optionalInteger("ttl", TTL_EXPECTED));
-  }
-
-  /**
-   * Absolute expiry for a {@code ttl} in milliseconds, {@link Record#NEVER} without one. A ttl so
-   * large that now + ttl overflows is clamped to the largest time, so it never wraps into the past.
-   */
-  private long expiryOf(String ttlText) {
-    if (ttlText == null) {
-      return Record.NEVER;
-    }
-    long ttl;
-    try {
-      ttl = Long.parseLong(ttlText);
-    } catch (NumberFormatException e) {
-      throw new BadRequestException("ttl must be " + TTL_EXPECTED + ", got '" + ttlText + "'");
-    }
-    if (ttl <= 0) {
-      throw new BadRequestException("ttl must be " + TTL_EXPECTED + ", got " + ttl);
-    }
-    long now = wallClock.millis();
-    return ttl > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + ttl;
+    return query.expiryOf(params);
   }
 }

@@ -1,6 +1,8 @@
 package io.quorumkv.http;
 
 import io.quorumkv.range.ClusterRange;
+import io.quorumkv.range.ClusterRangeStream;
+import io.quorumkv.replication.ClientErrors;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;

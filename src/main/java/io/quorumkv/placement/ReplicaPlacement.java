@@ -16,6 +16,9 @@ public interface ReplicaPlacement {
   /** The largest {@code from} a request may ask, and the default one. */
   int readSize();
 
+  /** The {@code from} of a request that names none. */
+  int defaultFrom();
+
   /** The key's replicas for a read at {@code from}. */
   List<NodeUrl> readReplicas(byte[] key, int from);
 

@@ -8,5 +8,10 @@
  * server side ({@code InternalHandler}, {@code BatchStreamHandler}) and its wire format
  * ({@code RecordBatchCodec}, {@code BatchFrames}, {@code RecordHeaders}, {@code InternalProtocol}).
  * Replica failures carry a kind ({@code ReplicaFailure.Kind}: down, timeout, refused, failed).
+ * Compare-and-set ({@code ConditionalWrites}, {@code KeyLocks}) runs on a key's first live replica;
+ * its forwarding lives beside it: {@code ConditionalForwarder} sends a conditional write there and
+ * {@code ConditionalEndpoints} answers it. What such a write reads from its request and how it is
+ * answered are shared with the public API: {@code EntityQuery} (quorum and ttl), {@code Preconditions}
+ * (the conditional headers), {@code WriteAnswers} and {@code ClientErrors} (a coordination failure's status).
  */
 package io.quorumkv.replication;

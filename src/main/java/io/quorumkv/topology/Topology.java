@@ -127,6 +127,7 @@ public final class Topology implements ReplicaPlacement {
    * smaller of the sizes before and after it, so that a default write needs a majority of each
    * set rather than every node of the smaller one.
    */
+  @Override
   public int defaultFrom() {
     int size = Math.min(readPlacement.size(), targetPlacement.size());
     return previousPlacement == null ? size : Math.min(size, previousPlacement.size());

@@ -80,7 +80,7 @@ public final class ApiErrors {
 
   /**
    * Answers a failure any route may meet: 400 for a bad request, 507 for a full disk, 503 for a
-   * storage failure, else 500 (logged). The public API maps its own failures first ({@code http.ClientErrors}).
+   * storage failure, else 500 (logged). The public API maps its own failures first ({@code replication.ClientErrors}).
    */
   public static void fail(RoutingContext ctx, Throwable failure) {
     fail(ctx.request(), failure);

@@ -1,6 +1,5 @@
 package io.quorumkv.backup;
 
-import io.quorumkv.http.RestoreProtocol;
 import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;

@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.admin;
 
 import io.quorumkv.antientropy.AntiEntropy;
 import io.quorumkv.antientropy.ExchangeResult;
@@ -7,15 +7,19 @@ import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.hints.HintedHandoff;
+import io.quorumkv.http.ApiRouter;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.DiskAlarm;
 import io.quorumkv.topology.ClusterTopology;
 import io.quorumkv.topology.StuckChange;
 import io.quorumkv.topology.Topology;
 import io.quorumkv.topology.TransferProgress;
+import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
@@ -24,9 +28,11 @@ import java.util.Optional;
 /**
  * {@code GET /v0/cluster}: the cluster's id, the agreed topology (epoch, stage, change under way), every node with
  * its state and whether membership sees it alive, the transfers of a change under way, and this
- * node's hinted handoff, read repair and anti-entropy state.
+ * node's hinted handoff, read repair and anti-entropy state. A view over the node's parts, like
+ * {@link NodeMetrics}, so it sits here rather than in {@code http}; the public API owns its path and the
+ * role it needs ({@link ApiRouter#CLUSTER}). Node-wide: every event loop's router mounts the same one.
  */
-final class ClusterHandler {
+public final class ClusterHandler implements RouteMount {
 
   private final NodeConfig config;
   private final ClusterTopology topology;
@@ -36,8 +42,8 @@ final class ClusterHandler {
   private final AntiEntropy antiEntropy;
   private final DiskAlarm diskAlarm;
 
-  ClusterHandler(NodeConfig config, ClusterTopology topology, LiveNodes liveNodes, HintedHandoff hints, ReadRepair readRepair,
-                 AntiEntropy antiEntropy, DiskAlarm diskAlarm) {
+  public ClusterHandler(NodeConfig config, ClusterTopology topology, LiveNodes liveNodes, HintedHandoff hints,
+                        ReadRepair readRepair, AntiEntropy antiEntropy, DiskAlarm diskAlarm) {
     this.config = config;
     this.topology = topology;
     this.liveNodes = liveNodes;
@@ -47,7 +53,13 @@ final class ClusterHandler {
     this.diskAlarm = diskAlarm;
   }
 
-  void handle(RoutingContext ctx) {
+  @Override
+  public void mount(Router router) {
+    router.get(ApiRouter.CLUSTER).handler(this::handle);
+    router.route(ApiRouter.CLUSTER).handler(ApiErrors.methodNotAllowed("GET"));
+  }
+
+  private void handle(RoutingContext ctx) {
     Topology current = topology.current();
     JsonArray nodes = new JsonArray();
     for (NodeUrl node : current.allNodes()) {

@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.backup;
 
 import io.vertx.core.json.JsonObject;
 

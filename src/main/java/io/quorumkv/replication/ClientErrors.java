@@ -1,11 +1,5 @@
-package io.quorumkv.http;
+package io.quorumkv.replication;
 
-import io.quorumkv.replication.ConditionFailedException;
-import io.quorumkv.replication.InvalidQuorumException;
-import io.quorumkv.replication.KeyLocks;
-import io.quorumkv.replication.NotEnoughReplicasException;
-import io.quorumkv.replication.SerializerMovingException;
-import io.quorumkv.replication.WriteSupersededException;
 import io.quorumkv.versioning.ClockException;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiHeaders;
@@ -14,16 +8,19 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
-/** The public API's answers to the failures of coordinating a request; the rest are {@link ApiErrors}'. */
-final class ClientErrors {
+/**
+ * The answers to the failures of coordinating a client's request, by the public API and by a key's first
+ * replica for a forwarded conditional write alike; the rest are {@link ApiErrors}'.
+ */
+public final class ClientErrors {
   private static final System.Logger LOG = System.getLogger(ClientErrors.class.getName());
-  static final String NOT_ENOUGH_REPLICAS = "Not Enough Replicas";
+  public static final String NOT_ENOUGH_REPLICAS = "Not Enough Replicas";
 
   private ClientErrors() {
   }
 
   /** Answers 504 Not Enough Replicas (SPEC's name for it, not "Gateway Timeout"). */
-  static void sendNotEnoughReplicas(RoutingContext ctx, String message) {
+  public static void sendNotEnoughReplicas(RoutingContext ctx, String message) {
     sendNotEnoughReplicas(ctx.response(), message);
   }
 
@@ -33,12 +30,12 @@ final class ClientErrors {
   }
 
   /** Answers a failure of a client request: the coordination failures here, the rest as {@link ApiErrors#fail}. */
-  static void fail(RoutingContext ctx, Throwable failure) {
+  public static void fail(RoutingContext ctx, Throwable failure) {
     fail(ctx.request(), failure);
   }
 
   /** As {@link #fail(RoutingContext, Throwable)}, for a request answered outside the router. */
-  static void fail(HttpServerRequest request, Throwable failure) {
+  public static void fail(HttpServerRequest request, Throwable failure) {
     HttpServerResponse response = request.response();
     if (failure instanceof InvalidQuorumException) {
       ApiErrors.send(response, 400, failure.getMessage());
@@ -68,7 +65,7 @@ final class ClientErrors {
   }
 
   /** The router's last word on a failed context: a status set by vertx-web (413, 405...) or an exception. */
-  static void handleRoutingFailure(RoutingContext ctx) {
+  public static void handleRoutingFailure(RoutingContext ctx) {
     if (ctx.failure() != null && ctx.statusCode() < 400) {
       fail(ctx, ctx.failure());
       return;

@@ -1,11 +1,8 @@
-package io.quorumkv.http;
+package io.quorumkv.range;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint.Timeout;
-import io.quorumkv.range.ClusterRange;
-import io.quorumkv.range.RangeMerge;
-import io.quorumkv.range.RangeSource;
-import io.quorumkv.range.RangeSourceException;
+import io.quorumkv.replication.ClientErrors;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.web.ApiErrors;
 import io.vertx.core.Vertx;
@@ -24,9 +21,10 @@ import java.util.stream.Collectors;
  * buffered and the response's write queue has room. So a slow client stops the merge, the merge
  * stops taking records, each source stops reading (a remote one pauses its connection) and every
  * node's scan waits. A source failing before the first byte answers 504; after it, the response
- * is reset, so the client never sees the final chunk. Every source is closed however it ends.
+ * is reset, so the client never sees the final chunk. Every source is closed however it ends. Serves
+ * {@code /v0/entities?scope=cluster} and a restore's list of the cluster's keys.
  */
-final class ClusterRangeStream implements RangeSource.Listener {
+public final class ClusterRangeStream implements RangeSource.Listener {
   private static final System.Logger LOG = System.getLogger(ClusterRangeStream.class.getName());
 
   private final Vertx vertx;
@@ -58,7 +56,7 @@ final class ClusterRangeStream implements RangeSource.Listener {
    * Streams the cluster's live records in {@code [start, end)} as {@code chunkOf} writes each; 504 at
    * once when membership sees a node of the topology down.
    */
-  static void serve(Vertx vertx, RoutingContext ctx, ClusterRange cluster, byte[] start, byte[] end,
+  public static void serve(Vertx vertx, RoutingContext ctx, ClusterRange cluster, byte[] start, byte[] end,
                     InstantSource wallClock, Function<RangeEntry, Buffer> chunkOf) {
     List<NodeUrl> down = cluster.down();
     if (!down.isEmpty()) {

@@ -1,8 +1,9 @@
-package io.quorumkv.http;
+package io.quorumkv.backup;
 
 import io.quorumkv.admission.Admission;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.range.ClusterRange;
+import io.quorumkv.range.ClusterRangeStream;
 import io.quorumkv.replication.Coordinator;
 import io.quorumkv.replication.InternalHandler;
 import io.quorumkv.replication.Quorum;
@@ -14,6 +15,7 @@ import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;
+import io.quorumkv.web.RouteMount;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -28,12 +30,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The nodes' side of {@code java -jar quorumkv.jar restore} ({@link RestoreProtocol}), for admin
- * tokens (checked by the router, as every {@code /admin} path): each record of a batch goes to every replica its key has in the topology in force,
- * this node coordinating. Records keep their versions ({@link Coordinator#restore}), or, for a
- * rollback, are written again at fresh versions from this node's clock at {@code ack = from}.
+ * The nodes' side of {@code java -jar quorumkv.jar restore} ({@link RestoreProtocol}; the tool's side is
+ * {@link RestoreClient}), for admin tokens (checked by the router, as every {@code /admin} path): each
+ * record of a batch goes to every replica its key has in the topology in force, this node coordinating.
+ * Records keep their versions ({@link Coordinator#restore}), or, for a rollback, are written again at
+ * fresh versions from this node's clock at {@code ack = from}. One per event loop, with that loop's
+ * coordinator and cluster range.
  */
-final class RestoreHandler {
+public final class RestoreHandler implements RouteMount {
   /** A batch's bytes beyond its records' values. */
   private static final long BATCH_OVERHEAD_BYTES = 2L << 20;
 
@@ -42,19 +46,22 @@ final class RestoreHandler {
   private final Coordinator coordinator;
   private final ClusterTopology topology;
   private final ClusterRange cluster;
+  private final Admission admission;
   private final InstantSource wallClock;
 
-  RestoreHandler(Vertx vertx, NodeConfig config, Coordinator coordinator, ClusterTopology topology,
-                 ClusterRange cluster, InstantSource wallClock) {
+  public RestoreHandler(Vertx vertx, NodeConfig config, Coordinator coordinator, ClusterTopology topology,
+                        ClusterRange cluster, Admission admission, InstantSource wallClock) {
     this.vertx = vertx;
     this.config = config;
     this.coordinator = coordinator;
     this.topology = topology;
     this.cluster = cluster;
+    this.admission = admission;
     this.wallClock = wallClock;
   }
 
-  void mount(Router router, Admission admission) {
+  @Override
+  public void mount(Router router) {
     router.get(RestoreProtocol.PATH).handler(this::describe);
     router.post(RestoreProtocol.PATH)
         .handler(RawBodyHandler.forClients(config.maxBodyBytes() + BATCH_OVERHEAD_BYTES, admission))

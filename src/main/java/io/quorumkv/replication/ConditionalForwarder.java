@@ -1,4 +1,4 @@
-package io.quorumkv.http;
+package io.quorumkv.replication;
 
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
@@ -18,20 +18,20 @@ import io.vertx.ext.web.client.HttpResponse;
 /**
  * Sends a conditional write to the key's first live replica, which serializes them
  * ({@link InternalEndpoint#CONDITIONAL_PUT}, {@link InternalEndpoint#CONDITIONAL_DELETE}), and relays
- * its answer to the client as it is.
+ * its answer to the client as it is; that replica answers with {@link ConditionalEndpoints}.
  * One per HTTP verticle: its connections stay on that event loop.
  */
-final class ConditionalForwarder {
+public final class ConditionalForwarder {
   private static final String[] RELAYED_HEADERS = {
       ApiHeaders.VERSION, ApiHeaders.ETAG, HttpHeaders.CONTENT_TYPE.toString()};
 
   private final PeerClient client;
 
-  ConditionalForwarder(Vertx vertx, NodeConfig config) {
+  public ConditionalForwarder(Vertx vertx, NodeConfig config) {
     this.client = new PeerClient(vertx, config, InternalEndpoint.Timeout.CONDITIONAL, new PoolOptions());
   }
 
-  void forward(RoutingContext ctx, NodeUrl firstReplica, byte[] body) {
+  public void forward(RoutingContext ctx, NodeUrl firstReplica, byte[] body) {
     HttpServerRequest incoming = ctx.request();
     InternalEndpoint endpoint = incoming.method() == HttpMethod.DELETE
         ? InternalEndpoint.CONDITIONAL_DELETE : InternalEndpoint.CONDITIONAL_PUT;

@@ -1,6 +1,5 @@
-package io.quorumkv.http;
+package io.quorumkv.replication;
 
-import io.quorumkv.replication.Condition;
 import io.quorumkv.web.BadRequestException;
 import io.vertx.core.MultiMap;
 
@@ -10,10 +9,11 @@ import java.util.function.LongPredicate;
 import java.util.regex.Pattern;
 
 /**
- * The conditional headers of {@code /v0/entity} requests. Entity tags are a record's version in
+ * The conditional headers of {@code /v0/entity} requests (and of the conditional writes forwarded to a
+ * key's first replica), read into a {@link Condition}. Entity tags are a record's version in
  * double quotes ({@code "V"}); anything else is a 400, never a silently unconditional request.
  */
-final class Preconditions {
+public final class Preconditions {
   private static final Pattern STRONG_TAG = Pattern.compile("\"(\\d{1,19})\"");
   private static final String IF_MATCH = "If-Match";
   private static final String IF_NONE_MATCH = "If-None-Match";
@@ -22,12 +22,12 @@ final class Preconditions {
   private Preconditions() {
   }
 
-  static String entityTag(long version) {
+  public static String entityTag(long version) {
     return "\"" + version + "\"";
   }
 
   /** The condition of a PUT or DELETE, null when it has none; BadRequestException for bad headers. */
-  static Condition ofWrite(MultiMap headers, boolean isPut) {
+  public static Condition ofWrite(MultiMap headers, boolean isPut) {
     String ifMatch = joined(headers, IF_MATCH);
     String ifNoneMatch = joined(headers, IF_NONE_MATCH);
     if (ifMatch != null && ifNoneMatch != null) {
@@ -58,7 +58,7 @@ final class Preconditions {
    * For a GET: which live versions its {@code If-None-Match} names (any for {@code *}), null
    * without the header. A GET takes no {@code If-Match}.
    */
-  static LongPredicate notModifiedOf(MultiMap headers) {
+  public static LongPredicate notModifiedOf(MultiMap headers) {
     if (headers.get(IF_MATCH) != null) {
       throw new BadRequestException("If-Match applies to PUT and DELETE; a GET takes If-None-Match");
     }
