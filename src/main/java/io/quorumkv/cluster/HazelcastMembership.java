@@ -156,7 +156,6 @@ public final class HazelcastMembership implements LiveNodes {
     if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN && changed == member && !leaving) {
       LOG.log(System.Logger.Level.WARNING, "this node's Hazelcast member was shut down, and not by this node"
           + " (another member of the group shut the group down?): building it again");
-      observer.membershipDefended("rebuilt");
       vertx.setTimer(1 + ThreadLocalRandom.current().nextLong(REBUILD_SPREAD_MS), t -> rebuild());
     }
   }
@@ -171,6 +170,7 @@ public final class HazelcastMembership implements LiveNodes {
       }
       return attach(rebuilt).onSuccess(attached -> {
         LOG.log(System.Logger.Level.INFO, "this node's Hazelcast member is back in the group");
+        observer.membershipDefended("rebuilt");
         rebuildListeners.forEach(listener -> listener.accept(attached));
       });
     }).onFailure(e -> {
