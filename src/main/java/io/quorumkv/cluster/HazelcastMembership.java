@@ -90,7 +90,14 @@ public final class HazelcastMembership implements LiveNodes {
   public static Future<HazelcastMembership> join(Vertx vertx, NodeUrl self, HazelcastConfig conf,
                                                  String clusterSecret, MembershipObserver observer) {
     HazelcastMembership membership = new HazelcastMembership(vertx, self, conf, clusterSecret, observer);
-    return JoinRetry.standard().join(membership::newMember).compose(membership::attach).map(joined -> {
+    return JoinRetry.standard().join(membership::newMember).compose(joined -> membership.attach(joined)
+        .recover(failed -> membership.worker.executeBlocking(() -> {
+          // A member that joined but could not be followed leaves again (and is not built again):
+          // its threads would keep the JVM up.
+          membership.leaving = true;
+          joined.shutdown();
+          return joined;
+        }, false).transform(left -> Future.failedFuture(failed)))).map(joined -> {
       membership.checkTimer = vertx.setPeriodic(CHECK_EVERY_MS, id -> membership.check());
       return membership;
     });
