@@ -5,13 +5,10 @@ import com.hazelcast.cluster.InitialMembershipEvent;
 import com.hazelcast.cluster.InitialMembershipListener;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.quorumkv.config.HazelcastConfig;
 import io.quorumkv.config.NodeUrl;
 import io.vertx.core.Future;
@@ -151,7 +148,7 @@ public final class HazelcastMembership implements LiveNodes {
     joined.getLifecycleService().addLifecycleListener(event -> lifecycleChanged(joined, event));
     return worker.executeBlocking(() -> {
       IMap<String, Object> map = joined.getMap(MemberProofs.MAP);
-      map.addEntryListener(new ProofListener(joined), true);
+      map.addEntryListener(new EntryFollower((key, value) -> heardProof(joined, key, value)), true);
       joined.getCluster().addMembershipListener(new Follower(joined, map));
       map.forEach((key, value) -> heardProof(joined, key, value));
       proofs.publish(map, joined.getCluster().getLocalMember().getUuid());
@@ -322,25 +319,6 @@ public final class HazelcastMembership implements LiveNodes {
       if (from.getLifecycleService().isRunning()) {
         map.removeAsync(event.getMember().getUuid().toString());
       }
-    }
-  }
-
-  /** Each proof added or updated on one Hazelcast member's map. */
-  private final class ProofListener implements EntryAddedListener<String, Object>, EntryUpdatedListener<String, Object> {
-    private final HazelcastInstance from;
-
-    ProofListener(HazelcastInstance from) {
-      this.from = from;
-    }
-
-    @Override
-    public void entryAdded(EntryEvent<String, Object> event) {
-      heardProof(from, event.getKey(), event.getValue());
-    }
-
-    @Override
-    public void entryUpdated(EntryEvent<String, Object> event) {
-      heardProof(from, event.getKey(), event.getValue());
     }
   }
 }

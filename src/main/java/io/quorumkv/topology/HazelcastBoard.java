@@ -1,10 +1,8 @@
 package io.quorumkv.topology;
 
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
+import io.quorumkv.cluster.EntryFollower;
 import io.quorumkv.cluster.HazelcastMembership;
 import io.quorumkv.cluster.HazelcastSeal;
 import io.quorumkv.config.NodeUrl;
@@ -15,7 +13,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 
 /**
  * The {@link TopologyBoard} on Hazelcast maps, replicated across the members: the topology under
@@ -85,14 +82,14 @@ public final class HazelcastBoard extends CachingBoard {
     appliedMap = hazelcast.getMap(APPLIED_MAP);
     transfersMap = hazelcast.getMap(TRANSFERS_MAP);
     clusterMap = hazelcast.getMap(CLUSTER_MAP);
-    topology.addEntryListener(new Follower((key, value) -> {
+    topology.addEntryListener(new EntryFollower((key, value) -> {
       String text = openTopology(key, value);
       if (text != null) {
         heardTopology(text);
       }
     }), true);
-    appliedMap.addEntryListener(new Follower(this::heardAppliedValue), true);
-    transfersMap.addEntryListener(new Follower(this::heardTransferValue), true);
+    appliedMap.addEntryListener(new EntryFollower(this::heardAppliedValue), true);
+    transfersMap.addEntryListener(new EntryFollower(this::heardTransferValue), true);
     appliedMap.forEach(this::heardAppliedValue);
     transfersMap.forEach(this::heardTransferValue);
     return null;
@@ -309,19 +306,5 @@ public final class HazelcastBoard extends CachingBoard {
   private String rejected(String map, String key, Object stored, BoardRejections.Reason reason, String detail) {
     rejections.reject(map, key, Objects.requireNonNull(stored), reason, detail);
     return null;
-  }
-
-  /** Passes every added or updated entry's key and value to one handler, on a Hazelcast event thread. */
-  private record Follower(BiConsumer<String, Object> handler)
-      implements EntryAddedListener<String, Object>, EntryUpdatedListener<String, Object> {
-    @Override
-    public void entryAdded(EntryEvent<String, Object> event) {
-      handler.accept(event.getKey(), event.getValue());
-    }
-
-    @Override
-    public void entryUpdated(EntryEvent<String, Object> event) {
-      handler.accept(event.getKey(), event.getValue());
-    }
   }
 }
