@@ -2,9 +2,9 @@ package io.quorumkv.admin;
 
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.EveryNode;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerAuthorization;
-import io.quorumkv.peer.PeerClient;
 import io.quorumkv.peer.PeerRoutes;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.ApiTokens;
@@ -14,7 +14,6 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -22,9 +21,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -190,22 +187,15 @@ public final class AdminApi implements RouteMount {
 
   /** Sends the command to every node; one that cannot run it (or cannot be reached) is logged here. */
   private void publish(JsonObject command) {
-    PeerClient client = new PeerClient(vertx, config, InternalEndpoint.JFR_COMMAND.timeout(), new PoolOptions());
-    List<Future<Void>> sent = new ArrayList<>();
-    for (NodeUrl node : nodes.get()) {
-      if (node.equals(config.url())) {
-        sent.add(run(command).<Void>mapEmpty().onFailure(e -> LOG.log(System.Logger.Level.WARNING,
-            "cluster JFR command " + command.getString("action") + " failed here: " + e.getMessage())));
-        continue;
-      }
-      sent.add(client.webRequest(InternalEndpoint.JFR_COMMAND, node, null).sendJsonObject(command)
-          .compose(answer -> answer.statusCode() == 200 ? Future.<Void>succeededFuture()
-              : Future.failedFuture(answer.statusCode() + " " + answer.bodyAsString()))
-          .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "cluster JFR command " + command.getString("action")
-              + " on " + node + " failed: " + e.getMessage())));
-    }
-    Future.join(sent).onComplete(all -> client.close());
+    String action = command.getString("action");
+    EveryNode.<Void>ask(vertx, config, InternalEndpoint.JFR_COMMAND, nodes.get(), () -> run(command).mapEmpty(),
+        (client, node) -> client.webRequest(InternalEndpoint.JFR_COMMAND, node, null).sendJsonObject(command)
+            .compose(answer -> answer.statusCode() == 200 ? Future.<Void>succeededFuture()
+                : Future.failedFuture(answer.statusCode() + " " + answer.bodyAsString())))
+        .forEach((node, sent) -> sent.onFailure(e -> LOG.log(System.Logger.Level.WARNING, "cluster JFR command "
+            + action + (node.equals(config.url()) ? " failed here: " : " on " + node + " failed: ") + e.getMessage())));
   }
+
 
   /**
    * The command with its parameters checked and its defaults filled in: a start's duration as a

@@ -2,6 +2,7 @@ package io.quorumkv.backup;
 
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.peer.EveryNode;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerAuthorization;
 import io.quorumkv.peer.PeerClient;
@@ -13,7 +14,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -116,15 +116,12 @@ public final class BackupAdmin implements RouteMount {
    * one took its backup, else 502, with each node's answer.
    */
   private void takeEverywhere(RoutingContext ctx, String name) {
-    PeerClient client = new PeerClient(vertx, config, InternalEndpoint.BACKUP_TAKE.timeout(), new PoolOptions());
     List<Future<JsonObject>> answers = new ArrayList<>();
-    for (NodeUrl node : members.get()) {
-      Future<JsonObject> backup = node.equals(config.url()) ? takenHere(name) : askNode(client, node, name);
-      answers.add(backup.map(manifest -> new JsonObject().put("node", node.toString()).put("backup", manifest))
-          .otherwise(failure -> new JsonObject().put("node", node.toString()).put("error", failure.getMessage())));
-    }
+    EveryNode.ask(vertx, config, InternalEndpoint.BACKUP_TAKE, members.get(), () -> takenHere(name),
+        (client, node) -> askNode(client, node, name)).forEach((node, backup) -> answers.add(
+            backup.map(manifest -> new JsonObject().put("node", node.toString()).put("backup", manifest))
+                .otherwise(failure -> new JsonObject().put("node", node.toString()).put("error", failure.getMessage()))));
     Future.all(answers).onComplete(all -> {
-      client.close();
       JsonArray results = new JsonArray();
       boolean everyOne = true;
       for (Future<JsonObject> answer : answers) {
