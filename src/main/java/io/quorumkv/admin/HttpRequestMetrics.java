@@ -28,9 +28,19 @@ final class HttpRequestMetrics implements RequestMetrics {
 
   private final MeterRegistry registry;
   private final ConcurrentHashMap<Labels, Meters> meters = new ConcurrentHashMap<>();
+  private final Counter leftToRouter;
 
   HttpRequestMetrics(MeterRegistry registry) {
     this.registry = registry;
+    this.leftToRouter = Counter.builder("quorumkv_entity_requests_routed")
+        .description("requests for /v0/entity that the fast path left to the router: conditional, large or chunked"
+            + " bodies, values known large, refused or malformed ones")
+        .register(registry);
+  }
+
+  @Override
+  public void leftToRouter() {
+    leftToRouter.increment();
   }
 
   @Override

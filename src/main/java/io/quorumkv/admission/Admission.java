@@ -134,31 +134,17 @@ public final class Admission {
 
   /**
    * Admits a client request on {@code loop} (which then counts it until {@link LoopRequests#finish}),
-   * or returns why not, counted as shed. The bound is the node's, its loops' shares together:
-   * connections are not spread evenly over the loops, and a burst on one loop while the others
-   * are idle is not overload. (Two loops may both pass it at its last place: it is a bound on
-   * queueing, not an exact count.)
+   * or returns why not; whoever answers the refusal counts it ({@link #shed}). The bound is the
+   * node's, its loops' shares together: connections are not spread evenly over the loops, and a
+   * burst on one loop while the others are idle is not overload. (Two loops may both pass it at its
+   * last place: it is a bound on queueing, not an exact count.)
    */
   public Reason admit(LoopRequests loop) {
     Reason refused = refusal();
-    if (refused != null) {
-      shed(refused);
-      return refused;
+    if (refused == null) {
+      loop.start();
     }
-    loop.start();
-    return null;
-  }
-
-  /**
-   * As {@link #admit}, but a refusal is neither counted nor answered: the caller hands the request to
-   * a path that asks {@link #admit} itself.
-   */
-  public boolean tryAdmit(LoopRequests loop) {
-    if (refusal() != null) {
-      return false;
-    }
-    loop.start();
-    return true;
+    return refused;
   }
 
   private Reason refusal() {

@@ -59,6 +59,7 @@ public final class ConfigLoader {
     long maxBodyBytes = root.positiveLong("maxBodyBytes", NodeConfig.DEFAULT_MAX_BODY_BYTES);
     long shutdownTimeoutMs = root.positiveLong("shutdownTimeoutMs", NodeConfig.DEFAULT_SHUTDOWN_TIMEOUT_MS);
     long idleTimeoutMs = root.nonNegativeLong("idleTimeoutMs", NodeConfig.DEFAULT_IDLE_TIMEOUT_MS);
+    boolean entityFastPath = root.bool("entityFastPath", true);
     long replicaTimeoutMs = root.positiveLong("replicaTimeoutMs", NodeConfig.DEFAULT_REPLICA_TIMEOUT_MS);
     long maxClockOffsetMs = root.positiveLong("maxClockOffsetMs", NodeConfig.DEFAULT_MAX_CLOCK_OFFSET_MS,
         ClockLease.MAX_CLOCK_OFFSET_MS);
@@ -84,7 +85,7 @@ public final class ConfigLoader {
     warnAboutResurrection(cluster.size(), storage == null ? StorageConfig.defaults() : storage,
         hints == null ? HintsConfig.defaults() : hints);
     return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
-        idleTimeoutMs, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, auth,
+        idleTimeoutMs, entityFastPath, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, auth,
         hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
         antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,
         transfer == null ? TransferConfig.defaults() : transfer,

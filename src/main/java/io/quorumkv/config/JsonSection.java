@@ -36,6 +36,10 @@ final class JsonSection {
     return has(key) ? typed(key, String.class, "a string") : fallback;
   }
 
+  boolean bool(String key, boolean fallback) {
+    return has(key) ? typed(key, Boolean.class, "true or false") : fallback;
+  }
+
   String requiredString(String key) {
     if (!has(key)) {
       throw new ConfigException("missing key '" + path(key) + "'");

@@ -15,6 +15,7 @@ import java.util.List;
  * @param maxBodyBytes      largest accepted PUT body; larger ones get 413
  * @param shutdownTimeoutMs how long a stop waits for in-flight requests
  * @param idleTimeoutMs     an HTTP connection that neither reads nor writes this long is closed; 0 for never
+ * @param entityFastPath    plain entity requests are answered in front of the router (false: every request is routed)
  * @param replicaTimeoutMs  how long a coordinator waits for one replica's answer
  * @param maxClockOffsetMs  a version more than this ahead of the node's wall clock is refused, never adopted
  * @param clusterSecret     required on internal (replica) requests when set; null for none
@@ -28,8 +29,8 @@ import java.util.List;
  * @param tls               TLS on the node's port and between nodes; null for plain HTTP
  */
 public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
-                         int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs, long replicaTimeoutMs,
-                         long maxClockOffsetMs, String clusterSecret, AuthConfig auth, HintsConfig hints, StorageConfig storage,
+                         int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs,
+                         boolean entityFastPath, long replicaTimeoutMs, long maxClockOffsetMs, String clusterSecret, AuthConfig auth, HintsConfig hints, StorageConfig storage,
                          AntiEntropyConfig antiEntropy, TransferConfig transfer, AdmissionConfig admission,
                          BackupConfig backup, TlsConfig tls) {
 
@@ -53,7 +54,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
   public static NodeConfig defaults() {
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
     return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
-        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLICA_TIMEOUT_MS,
+        DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, true, DEFAULT_REPLICA_TIMEOUT_MS,
         DEFAULT_MAX_CLOCK_OFFSET_MS, null, AuthConfig.OPEN, HintsConfig.defaults(), StorageConfig.defaults(),
         AntiEntropyConfig.defaults(), TransferConfig.defaults(), AdmissionConfig.defaults(),
         BackupConfig.defaults(Path.of(DEFAULT_DATA_DIR)), null);

@@ -1,6 +1,5 @@
 package io.quorumkv.http;
 
-import io.quorumkv.admission.LoopRequests;
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.Role;
 import io.quorumkv.replication.ClientErrors;
@@ -30,26 +29,25 @@ public final class ApiRouter {
   }
 
   /**
-   * The request handler of one HTTP verticle: the router, behind {@link EntityFastPath} when no token
-   * is needed, with the public API's routes and those the context's mounts add. Call on the verticle's
+   * The request handler of one HTTP verticle: the router, behind {@link EntityFastPath} unless the conf
+   * turns it off, with the public API's routes and those the context's mounts add. Call on the verticle's
    * event loop, with that loop's services (their clients stay there).
    */
   public static Handler<HttpServerRequest> create(Vertx vertx, ApiContext api) {
     NodeConfig config = api.config();
-    LargeReads largeReads = new LargeReads(api.admission());
     EntityHandler entity = new EntityHandler(api.coordinator(), api.conditionalWrites(),
-        new ConditionalForwarder(vertx, config), config.url(), api.query(), api.wallClock(), largeReads);
+        new ConditionalForwarder(vertx, config), config.url(), api.query(), api.wallClock(),
+        api.admission().largeValues());
     RangeHandler range = new RangeHandler(vertx, api.storage(), api.clusterRange(), api.wallClock());
     Router router = Router.router(vertx);
     router.route().handler(new RequestTiming(api.requests()));
     guard(router, api.tokens());
 
-    LoopRequests loop = api.admission().newLoop();
-    ClientAdmission admission = new ClientAdmission(api.admission(), loop);
-    router.route(ENTITY).handler(admission);
-    router.route(ENTITIES).handler(admission);
+    ClientExchanges exchanges = new ClientExchanges(api.admission(), api.requests());
+    router.route(ENTITY).handler(exchanges);
+    router.route(ENTITIES).handler(exchanges);
     router.get(ENTITY).handler(guarded(entity::get));
-    router.put(ENTITY).handler(RawBodyHandler.forClients(config.maxBodyBytes(), api.admission()))
+    router.put(ENTITY).handler(RawBodyHandler.forClients(config.maxBodyBytes(), api.admission(), ClientExchanges::of))
         .handler(guarded(entity::put));
     router.delete(ENTITY).handler(guarded(entity::delete));
     router.route(ENTITY).handler(ApiErrors.methodNotAllowed("GET, PUT, DELETE"));
@@ -69,10 +67,10 @@ public final class ApiRouter {
     for (int status : new int[] {400, 404, 405, 413, 414, 415, 431, 500, 501}) {
       router.errorHandler(status, ctx -> ApiErrors.handleUnhandledFailure(ctx, status));
     }
-    if (api.tokens().anyNeeded()) {
+    if (!config.entityFastPath()) {
       return router;
     }
-    return new EntityFastPath(router, entity, largeReads, api.admission(), loop, api.requests(), config.maxBodyBytes());
+    return new EntityFastPath(router, entity, exchanges, api.tokens(), config.maxBodyBytes());
   }
 
   /**
@@ -92,7 +90,7 @@ public final class ApiRouter {
   }
 
   /** Writes (conditional ones included) need {@code write}; reads, and methods the path answers 405, {@code read}. */
-  private static Role entityRole(HttpMethod method) {
+  static Role entityRole(HttpMethod method) {
     return method == HttpMethod.PUT || method == HttpMethod.DELETE ? Role.WRITE : Role.READ;
   }
 

@@ -1,10 +1,11 @@
 package io.quorumkv.http;
 
-import io.quorumkv.admission.Admission;
-import io.quorumkv.admission.ByteBudget;
-import io.quorumkv.admission.LoopRequests;
+import io.quorumkv.config.Role;
 import io.quorumkv.replication.Preconditions;
 import io.quorumkv.replication.Quorum;
+import io.quorumkv.storage.LargeValueSizes;
+import io.quorumkv.web.ApiTokens;
+import io.quorumkv.web.ContentLength;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;
 import io.quorumkv.web.UnreadBodies;
@@ -13,7 +14,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.internal.http.HttpServerRequestInternal;
 
@@ -21,45 +21,39 @@ import java.util.function.LongPredicate;
 
 /**
  * The API's hot path, in front of the router: a GET, PUT or DELETE of {@code /v0/entity} with no
- * condition, no token to check and, for a PUT, a small body of declared length, answered without
- * vertx-web's routing context, route matching and per-route handlers. Any other request, and any
- * this path would have to refuse (a malformed query, admission or the body budget saying no, a
- * value known to be large), goes to the router as it came, before any of its body is read: the
- * router's handlers stay the reference for every answer, and this path gives the same answers
- * under the same admission, budgets and metrics.
+ * condition, a token that grants it (when the node has tokens) and, for a PUT, a small body of
+ * declared length, answered without vertx-web's routing context, route matching and per-route
+ * handlers. It is another envelope around the same rules: the same token check ({@link ApiTokens}),
+ * the same {@link ClientExchange} for admission, bytes held and metrics, the same
+ * {@link EntityHandler} reads and writes. Any other request, and any this path would have to refuse
+ * (a malformed query, a token refused, admission or the body budget saying no, a value known to be
+ * large), goes to the router as it came, before any of its body is read, and is counted
+ * ({@link RequestMetrics#leftToRouter}): every refusal before the work begins is the router's.
  */
 final class EntityFastPath implements Handler<HttpServerRequest> {
-  /** Bodies up to this size are collected here; larger ones take the router's streaming collection. */
-  private static final int MAX_BODY_BYTES = 64 * 1024;
-
   private final Handler<HttpServerRequest> router;
   private final EntityHandler entity;
-  private final LargeReads largeReads;
-  private final Admission admission;
-  private final LoopRequests loop;
-  private final ByteBudget bodies;
-  private final RequestMetrics metrics;
+  private final ClientExchanges exchanges;
+  private final ApiTokens tokens;
   private final long maxBody;
 
-  /**
-   * @param loop    the in-flight count of this event loop, shared with the router's admission
-   * @param maxBody the node's limit on a body ({@code maxBodyBytes})
-   */
-  EntityFastPath(Handler<HttpServerRequest> router, EntityHandler entity, LargeReads largeReads, Admission admission,
-                 LoopRequests loop, RequestMetrics metrics, long maxBody) {
+  /** @param maxBody the node's limit on a body ({@code maxBodyBytes}) */
+  EntityFastPath(Handler<HttpServerRequest> router, EntityHandler entity, ClientExchanges exchanges, ApiTokens tokens,
+                 long maxBody) {
     this.router = router;
     this.entity = entity;
-    this.largeReads = largeReads;
-    this.admission = admission;
-    this.loop = loop;
-    this.bodies = admission.clientBodies();
-    this.metrics = metrics;
-    this.maxBody = Math.min(maxBody, MAX_BODY_BYTES);
+    this.exchanges = exchanges;
+    this.tokens = tokens;
+    // Only small values: a large one's body is collected in pieces by the router, and its reads go there too.
+    this.maxBody = Math.min(maxBody, LargeValueSizes.LARGE_BYTES);
   }
 
   @Override
   public void handle(HttpServerRequest request) {
-    if (!ApiRouter.ENTITY.equals(request.path()) || !hasAuthority(request) || !served(request)) {
+    if (!ApiRouter.ENTITY.equals(request.path())) {
+      router.handle(request);
+    } else if (!hasAuthority(request) || !served(request)) {
+      exchanges.metrics.leftToRouter();
       router.handle(request);
     }
   }
@@ -76,13 +70,14 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
   private boolean served(HttpServerRequest request) {
     long start = System.nanoTime();
     HttpMethod method = request.method();
+    if (method != HttpMethod.GET && method != HttpMethod.PUT && method != HttpMethod.DELETE
+        || !tokens.grants(request, ApiRouter.entityRole(method))) {
+      return false;
+    }
     if (method == HttpMethod.GET) {
       return get(request, start);
     }
-    if (method == HttpMethod.PUT) {
-      return put(request, start);
-    }
-    return method == HttpMethod.DELETE && delete(request, start);
+    return method == HttpMethod.PUT ? put(request, start) : delete(request, start);
   }
 
   private boolean get(HttpServerRequest request, long start) {
@@ -100,15 +95,14 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
     } catch (RuntimeException malformed) {
       return false; // the router answers it, as it answers every malformed request
     }
-    if (largeReads.isKnownLarge(key) || !admission.tryAdmit(loop)) {
+    if (exchanges.isKnownLarge(key)) {
       return false;
     }
-    Exchange exchange = new Exchange(request, start, 0);
-    entity.read(request, key, quorum, notModified, value -> {
-      long held = largeReads.holdValue(request.response(), key, value);
-      exchange.held += Math.max(held, 0);
-      return held >= 0;
-    });
+    ClientExchange exchange = exchanges.tryAdmit(request, start, 0);
+    if (exchange == null) {
+      return false;
+    }
+    entity.read(exchange, key, quorum, notModified);
     return true;
   }
 
@@ -118,7 +112,7 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
     Quorum quorum;
     long expiresAt;
     try {
-      length = declaredLength(request);
+      length = ContentLength.of(request);
       if (length < 0 || length > maxBody || request.headers().contains(HttpHeaders.EXPECT)
           || Preconditions.ofWrite(request.headers(), true) != null) {
         return false;
@@ -130,15 +124,9 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
     } catch (RuntimeException malformed) {
       return false;
     }
-    long bytes = length * RawBodyHandler.HEAP_COPIES_PER_BODY;
-    if (!admission.tryAdmit(loop)) {
+    if (exchanges.tryAdmit(request, start, length) == null) {
       return false;
     }
-    if (!bodies.tryAcquire(bytes)) {
-      loop.finish();
-      return false;
-    }
-    new Exchange(request, start, bytes);
     Buffer body = Buffer.buffer((int) length);
     request.handler(body::appendBuffer);
     // A broken connection ends the exchange through the response's close handler.
@@ -160,51 +148,10 @@ final class EntityFastPath implements Handler<HttpServerRequest> {
     } catch (RuntimeException malformed) {
       return false;
     }
-    if (!admission.tryAdmit(loop)) {
+    if (exchanges.tryAdmit(request, start, 0) == null) {
       return false;
     }
-    new Exchange(request, start, 0);
     entity.remove(request, key, quorum);
     return true;
-  }
-
-  /** The Content-Length of a request without Transfer-Encoding; -1 when it has none or it is chunked. */
-  private static long declaredLength(HttpServerRequest request) {
-    if (request.headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
-      return -1;
-    }
-    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    return length == null ? 0 : Long.parseLong(length.trim());
-  }
-
-  /** A request taken here: in flight, with its bytes held, until its answer ends or its connection closes. */
-  private final class Exchange implements Handler<Void> {
-    private final HttpServerRequest request;
-    private final long start;
-    private long held;
-    private boolean over;
-
-    Exchange(HttpServerRequest request, long start, long held) {
-      this.request = request;
-      this.start = start;
-      this.held = held;
-      HttpServerResponse response = request.response();
-      response.endHandler(this);
-      response.closeHandler(this);
-    }
-
-    @Override
-    public void handle(Void ended) {
-      if (over) {
-        return;
-      }
-      over = true;
-      loop.finish();
-      if (held > 0) {
-        bodies.release(held);
-      }
-      metrics.answered(ApiRouter.ENTITY, request.method(), request.response().getStatusCode(),
-          System.nanoTime() - start);
-    }
   }
 }

@@ -12,6 +12,7 @@ import io.quorumkv.replication.Preconditions;
 import io.quorumkv.replication.Quorum;
 import io.quorumkv.replication.SerializerMovingException;
 import io.quorumkv.replication.WriteAnswers;
+import io.quorumkv.storage.LargeValueSizes;
 import io.quorumkv.storage.Record;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;
@@ -37,12 +38,13 @@ final class EntityHandler {
   private final NodeUrl self;
   private final EntityQuery query;
   private final InstantSource wallClock;
-  private final LargeReads largeReads;
+  private final LargeValueSizes sizes;
 
+  /** @param sizes told of every value written through here, so that its reads know it before they read it */
   EntityHandler(Coordinator coordinator, ConditionalWrites conditionalWrites, ConditionalForwarder forwarder,
-                NodeUrl self, EntityQuery query, InstantSource wallClock, LargeReads largeReads) {
+                NodeUrl self, EntityQuery query, InstantSource wallClock, LargeValueSizes sizes) {
     this.coordinator = coordinator;
-    this.largeReads = largeReads;
+    this.sizes = sizes;
     this.conditionalWrites = conditionalWrites;
     this.forwarder = forwarder;
     this.self = self;
@@ -55,28 +57,23 @@ final class EntityHandler {
     byte[] key = params.requiredKey("id");
     Quorum quorum = quorumOf(params);
     LongPredicate notModified = Preconditions.notModifiedOf(ctx.request().headers());
-    if (!largeReads.admitRead(ctx, key)) {
-      return;
+    ClientExchange exchange = ClientExchanges.of(ctx);
+    if (exchange.holdKnownValue(key)) {
+      read(exchange, key, quorum, notModified);
     }
-    read(ctx.request(), key, quorum, notModified, value -> largeReads.admitValue(ctx, key, value));
   }
 
-  /** Whether the value read may be answered: false once a 503 is sent for want of memory to hold it. */
-  interface ValueAdmission {
-    boolean admit(byte[] value);
-  }
-
-  /** Reads the key and answers 200 with its value, 304, 404, or the failure. */
-  void read(HttpServerRequest request, byte[] key, Quorum quorum, LongPredicate notModified,
-            ValueAdmission admission) {
+  /** Reads the key and answers 200 with its value, 304, 404, the failure, or 503 when its value does not fit. */
+  void read(ClientExchange exchange, byte[] key, Quorum quorum, LongPredicate notModified) {
     coordinator.read(key, quorum).onComplete(read -> {
+      HttpServerRequest request = exchange.request();
       if (read.failed()) {
         ClientErrors.fail(request, read.cause());
         return;
       }
       Record record = read.result();
       boolean live = record != null && record.isLive(wallClock.millis());
-      if (!admission.admit(live ? record.value() : null)) {
+      if (!exchange.holdValue(key, live ? record.value() : null)) {
         return;
       }
       if (!live) {
@@ -96,7 +93,7 @@ final class EntityHandler {
 
   /** Writes the value with no condition and answers 201 with its version, or the failure. */
   void write(HttpServerRequest request, byte[] key, byte[] value, long expiresAt, Quorum quorum) {
-    largeReads.written(key, value);
+    sizes.observe(key, value.length);
     WriteAnswers.answer(request, coordinator.put(key, value, expiresAt, quorum), 201);
   }
 
@@ -116,7 +113,7 @@ final class EntityHandler {
       write(ctx.request(), key, value, expiresAt, quorum);
       return;
     }
-    largeReads.written(key, value);
+    sizes.observe(key, value.length);
     if (!forward(ctx, key, quorum, value)) {
       WriteAnswers.answer(ctx.request(), conditionalWrites.put(key, value, expiresAt, quorum, condition), 201);
     }

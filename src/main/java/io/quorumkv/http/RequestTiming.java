@@ -15,8 +15,7 @@ final class RequestTiming implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     long start = System.nanoTime();
-    ctx.addEndHandler(ended -> metrics.answered(routeOf(ctx), ctx.request().method(),
-        ctx.response().getStatusCode(), System.nanoTime() - start));
+    ctx.addEndHandler(ended -> metrics.answered(routeOf(ctx), ctx.request(), start));
     ctx.next();
   }
 

@@ -50,7 +50,6 @@ public final class ConditionalEndpoints implements RouteMount {
     long expiresAt = query.expiryOf(params);
     byte[] value = RawBodyHandler.bodyOf(ctx);
     Condition condition = conditionOf(ctx, true);
-    admission.largeValues().observe(key, value.length);
     WriteAnswers.answer(ctx.request(), writes.put(key, value, expiresAt, quorum, condition), 201);
   }
 

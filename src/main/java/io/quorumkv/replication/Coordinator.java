@@ -4,6 +4,7 @@ import io.quorumkv.admission.ByteBudget;
 import io.quorumkv.cluster.LiveNodes;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.ReplicaPlacement;
+import io.quorumkv.storage.LargeValueSizes;
 import io.quorumkv.storage.Record;
 import io.quorumkv.versioning.ClockException;
 import io.quorumkv.versioning.HybridLogicalClock;
@@ -31,12 +32,6 @@ import java.util.function.Supplier;
 public final class Coordinator {
   private static final ReplicaFailure DOWN = new ReplicaFailure(ReplicaFailure.Kind.DOWN, "down");
   private static final long NO_RETRIES = Long.MIN_VALUE;
-  /**
-   * A value from this size on is held against the client bodies' budget while replica writes of
-   * it run on after its answer (the request's own hold ends with the answer); smaller ones are
-   * bounded by the requests in flight.
-   */
-  static final int TRAILING_HOLD_BYTES = 64 * 1024;
   /** A trailing write holds the value and one encoding of it (for the disk or a hint). */
   private static final int HEAP_COPIES_PER_TRAILING_WRITE = 2;
 
@@ -231,7 +226,7 @@ public final class Coordinator {
     List<List<NodeUrl>> sets = topology.get().writeSets(key, quorum.from());
     WriteQuorumCollector collector = new WriteQuorumCollector(quorum, sets);
     // Only a large value's writes are followed to their end: a small one's answer adds no list.
-    List<Future<?>> settled = record.value().length >= TRAILING_HOLD_BYTES ? new ArrayList<>() : null;
+    List<Future<?>> settled = LargeValueSizes.isLarge(record.value().length) ? new ArrayList<>() : null;
     for (NodeUrl node : selfLast(targetsOf(sets))) {
       Future<WriteAnswer> written = call(node, replica -> replica.write(key, record));
       Future<WriteAnswer> ended = written;

@@ -11,7 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * empty. A key not known here is read first and budgeted once its size is known.
  */
 public final class LargeValueSizes {
-  /** Values from this size on are remembered; smaller ones cost the budget nothing worth counting. */
+  /**
+   * Values from this size on are large: remembered here, held against the client budget while they
+   * are read or their replica writes outlast their answer, and left to the router by the entity fast
+   * path; smaller ones cost the budget nothing worth counting.
+   */
   public static final int LARGE_BYTES = 64 * 1024;
   static final int MAX_KEYS = 10_000;
 

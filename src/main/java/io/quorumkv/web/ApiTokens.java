@@ -96,6 +96,15 @@ public final class ApiTokens {
     ApiErrors.send(ctx, status, message);
   }
 
+  /**
+   * Whether the request's token may do what {@code needed} may, with nothing answered or counted: for
+   * a path that leaves the requests this refuses to the router's {@link #requiring} handlers, which
+   * answer them. Reads no header when {@code needed} is open.
+   */
+  public boolean grants(HttpServerRequest request, Role needed) {
+    return auth.open(needed) || grants(bearerToken(request), needed);
+  }
+
   /** Whether {@code given} (a token, null for none) may do what {@code needed} may: for commands that come by other ways than HTTP. */
   public boolean grants(String given, Role needed) {
     if (auth.open(needed)) {

@@ -32,20 +32,12 @@ public final class UnreadBodies {
 
   /** Whether a body follows the head: a length above zero, or chunks. */
   public static boolean hasBody(HttpServerRequest request) {
-    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null || length != null && !length.trim().equals("0");
+    return ContentLength.of(request) != 0;
   }
 
   /** A small body of known length, whose client is not waiting for 100 Continue before sending it. */
   private static boolean worthDraining(HttpServerRequest request) {
-    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (length == null || request.getHeader(HttpHeaders.EXPECT) != null) {
-      return false;
-    }
-    try {
-      return Long.parseLong(length.trim()) <= DRAINED_BODY_BYTES;
-    } catch (NumberFormatException e) {
-      return false;
-    }
+    long length = ContentLength.of(request);
+    return length > 0 && length <= DRAINED_BODY_BYTES && request.getHeader(HttpHeaders.EXPECT) == null;
   }
 }

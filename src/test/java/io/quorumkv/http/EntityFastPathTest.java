@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link EntityFastPath} answers what the router answers. A node without tokens serves the plain
- * entity requests on the fast path; a node with a token serves everything through the router. The
+ * entity requests on the fast path; a node with a token and the fast path turned off
+ * ({@code entityFastPath: false}) serves everything through the router. The
  * same requests, in the same order, go to both (with the token to the second), and every answer
  * must agree: status, the headers a client reads, and the body (versions aside, which each node's
  * clock issues). Then requests abandoned mid-way on the fast path must give back what they held.
@@ -50,7 +51,7 @@ class EntityFastPathTest {
   static void startNodes() {
     JsonObject common = new JsonObject().put("maxBodyBytes", BODY_LIMIT);
     fast = TestNode.start(TestNode.config(dir.resolve("fast"), common.copy()), InstantSource.system());
-    routed = TestNode.start(TestNode.config(dir.resolve("routed"), common.copy()
+    routed = TestNode.start(TestNode.config(dir.resolve("routed"), common.copy().put("entityFastPath", false)
         .put("auth", new JsonObject().put("tokens", new JsonArray()
             .add(new JsonObject().put("name", "ops").put("role", "admin").put("token", TOKEN))))),
         InstantSource.system());
