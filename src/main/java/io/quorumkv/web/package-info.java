@@ -1,7 +1,9 @@
 /**
  * HTTP plumbing every route uses, public or internal: {@code RouteMount}, {@code ApiTokens} (bearer
  * tokens and their roles), {@code UnreadBodies} (a refused request's body), {@code RawBodyHandler}
- * (bodies held against a byte budget), {@code QueryParams}, {@code ApiErrors} (a status and a short
+ * (bodies collected up to a limit), {@code HeldBytes} (what a request holds of a byte budget until its
+ * answer ends), {@code ContentLength}, {@code OverloadAnswer} (the one 503 with Retry-After for a client
+ * refused at a bound), {@code QueryParams}, {@code ApiErrors} (a status and a short
  * text body for any failure), {@code ApiHeaders}, and {@code RangeStream}, which streams a storage
  * cursor into a response in a {@code RangeFormat} with back-pressure. TLS: {@code TlsOptions} (the
  * servers' and the peer clients' settings), {@code CertificateReload} (new certificates without a
