@@ -1,6 +1,5 @@
 package io.quorumkv.http;
 
-import io.quorumkv.config.Role;
 import io.quorumkv.replication.Preconditions;
 import io.quorumkv.replication.Quorum;
 import io.quorumkv.storage.LargeValueSizes;
