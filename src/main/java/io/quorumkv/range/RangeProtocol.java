@@ -48,7 +48,7 @@ public final class RangeProtocol {
   }
 
   /** A record frame's payload; IllegalArgumentException when malformed. */
-  static RangeEntry decodeRecord(Buffer payload) {
+  public static RangeEntry decodeRecord(Buffer payload) {
     WireReader in = new WireReader(payload);
     RangeEntry entry = new RangeEntry(RecordLayout.readKey(in), RecordLayout.readRecord(in));
     in.end();
@@ -56,7 +56,7 @@ public final class RangeProtocol {
   }
 
   /** An end frame's payload: how many records the sender sent; IllegalArgumentException when malformed. */
-  static long decodeEnd(Buffer payload) {
+  public static long decodeEnd(Buffer payload) {
     WireReader in = new WireReader(payload);
     long sent = in.readLong();
     in.end();

@@ -7,7 +7,6 @@ import io.quorumkv.wire.BatchOperations.Operation;
 import io.quorumkv.wire.Frame;
 import io.quorumkv.wire.FrameReader;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.RoutingContext;

@@ -9,6 +9,7 @@ import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
 import io.quorumkv.web.ApiHeaders;
 import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.WireFormat;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +69,21 @@ class InternalRecordApiTest {
     assertEquals(413, over.statusCode());
     assertEquals("batch of more than " + InternalProtocol.MAX_BATCH_OPERATIONS + " operations\n",
         new String(over.body(), StandardCharsets.UTF_8));
+  }
+
+  /** A batch from a node of another wire format is refused, naming both versions, and changes nothing. */
+  @Test
+  void aBatchOfAnotherWireFormatIs400NamingBothVersionsAndWritesNothing() {
+    String key = nextKey();
+    byte[] body = BatchOperations.encode(List.of(new BatchOperations.Operation(bytes(key),
+        Record.live(node.node().clock().current() + 1, bytes("v"), 0)))).getBytes();
+    body[0] = 7;
+    HttpResponse<byte[]> refused = node.http.send("POST", InternalEndpoint.RECORD_BATCH.path(),
+        HttpRequest.BodyPublishers.ofByteArray(body));
+
+    assertEquals(400, refused.statusCode());
+    assertEquals("wire format 7, this node speaks " + WireFormat.VERSION + "\n", Http.text(refused));
+    assertEquals(404, node.http.get("/v0/entity?id=" + key).statusCode());
   }
 
   private static HttpResponse<byte[]> postBatch(List<BatchOperations.Operation> operations) {

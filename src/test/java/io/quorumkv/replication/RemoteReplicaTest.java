@@ -13,7 +13,6 @@ import io.quorumkv.wire.Frame;
 import io.quorumkv.wire.FrameReader;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
