@@ -1,14 +1,13 @@
 package io.quorumkv.backup;
 
-import io.quorumkv.replication.RecordBatchCodec;
-import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.storage.Record;
-import io.vertx.core.buffer.Buffer;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.BatchOperations.Operation;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** Records on their way to the cluster in one request, in key order. */
+/** Records on their way to the cluster in one request (a {@code wire.BatchOperations} frame of writes), in key order. */
 final class RestoreBatch {
   /** A batch stops growing past this many key and value bytes (a single larger record goes alone). */
   static final int MAX_BYTES = 1 << 20;
@@ -46,7 +45,6 @@ final class RestoreBatch {
   }
 
   byte[] encode() {
-    Buffer body = RecordBatchCodec.encodeOperations(operations);
-    return body.getBytes();
+    return BatchOperations.encode(operations).getBytes();
   }
 }

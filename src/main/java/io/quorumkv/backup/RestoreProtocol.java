@@ -6,8 +6,8 @@ import io.vertx.core.json.JsonObject;
  * The admin endpoints a restore talks to (docs/api.md#backup-and-restore), all behind the admin token:
  * <ul>
  *   <li>{@code GET /admin/restore}: the node, its topology, its purge grace and the largest batch;</li>
- *   <li>{@code POST /admin/restore?versions=keep|fresh}: a batch of records (the writes of
- *   {@code replication.RecordBatchCodec}), answered with how many were stored, found a newer record
+ *   <li>{@code POST /admin/restore?versions=keep|fresh}: a batch of records (one frame of writes,
+ *   {@code wire.BatchOperations}), answered with how many were stored, found a newer record
  *   already, or failed;</li>
  *   <li>{@code GET /admin/restore/keys?start=S[&end=E]}: the cluster's live keys in range, one per
  *   line, percent-encoded.</li>

@@ -8,6 +8,7 @@ import io.quorumkv.peer.PeerClient;
 import io.quorumkv.placement.ReplicaPlacement;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.web.QueryParams;
+import io.quorumkv.wire.RecordLayout;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
 
@@ -29,8 +30,6 @@ public final class ClusterRange {
    * in the kernel as in the heap; a MB still covers a LAN's bandwidth-delay product many times.
    */
   private static final int RECEIVE_BUFFER_BYTES = 1 << 20;
-  /** A record frame's largest payload beyond its value: its key (bounded by the request line) and fixed fields. */
-  private static final int FRAME_OVERHEAD_BYTES = 64 * 1024;
 
   private final NodeConfig config;
   private final LiveNodes liveNodes;
@@ -62,8 +61,7 @@ public final class ClusterRange {
   /** One unstarted source per node of the topology for {@code [start, end)} ({@code end} null for no bound). */
   public List<RangeSource> sources(byte[] start, byte[] end) {
     String query = QueryParams.rangeQuery(start, end);
-    int maxPayloadBytes = (int) Math.min(Integer.MAX_VALUE - FRAME_OVERHEAD_BYTES, config.maxBodyBytes())
-        + FRAME_OVERHEAD_BYTES;
+    int maxPayloadBytes = RecordLayout.maxPayloadBytes(config.maxBodyBytes());
     List<RangeSource> sources = new ArrayList<>();
     for (NodeUrl node : topology.get().readNodes()) {
       sources.add(node.equals(config.url())

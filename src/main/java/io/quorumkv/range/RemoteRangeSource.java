@@ -4,11 +4,11 @@ import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerClient;
 import io.quorumkv.storage.RangeEntry;
+import io.quorumkv.wire.Frame;
+import io.quorumkv.wire.FrameReader;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.parsetools.RecordParser;
 
 import java.util.List;
 
@@ -28,8 +28,7 @@ public final class RemoteRangeSource extends BufferedRangeSource {
   private final String query;
   private final int maxPayloadBytes;
   private HttpClientRequest request;
-  private RecordParser parser;
-  private RangeProtocol.Header header;
+  private HttpClientResponse response;
   private MultiMap responseHeaders = MultiMap.caseInsensitiveMultiMap();
   private long bufferedBytes;
   private long received;
@@ -69,59 +68,59 @@ public final class RemoteRangeSource extends BufferedRangeSource {
   }
 
   private void read(HttpClientResponse response) {
+    this.response = response;
     responseHeaders = response.headers();
-    parser = RecordParser.newFixed(RangeProtocol.HEADER_BYTES, response);
-    parser.exceptionHandler(failure -> {
+    response.exceptionHandler(failure -> {
       if (!ended()) {
         fail(describe(failure) + " after " + received + " records");
       }
     });
-    parser.endHandler(ended -> {
+    response.endHandler(ended -> {
       responseEnded = true;
       if (!ended()) {
         fail("stream ended without its end frame after " + received + " records");
       }
     });
-    parser.handler(frame -> {
+    response.handler(FrameReader.of(maxPayloadBytes, frame -> {
       if (!live()) {
         return;
       }
       try {
         take(frame);
-      } catch (IllegalArgumentException | IndexOutOfBoundsException malformed) {
-        fail("malformed stream after " + received + " records: " + malformed.getMessage());
+      } catch (IllegalArgumentException malformed) {
+        malformed(malformed.getMessage());
       }
-    });
+    }, this::malformed));
   }
 
-  /** Takes a frame's header or, after a header, its payload. */
-  private void take(Buffer frame) {
-    if (header == null) {
-      header = RangeProtocol.Header.decode(frame, maxPayloadBytes);
-      parser.fixedSizeMode(header.length());
-      return;
+  private void malformed(String why) {
+    if (live()) {
+      fail("malformed stream after " + received + " records: " + why);
     }
-    byte kind = header.kind();
-    header = null;
-    parser.fixedSizeMode(RangeProtocol.HEADER_BYTES);
+  }
+
+  private void take(Frame frame) {
     if (ended()) {
       throw new IllegalArgumentException("a frame after the end frame");
     }
-    if (kind == RangeProtocol.END) {
-      long sent = RangeProtocol.decodeEnd(frame);
+    if (frame.kind() == Frame.Kind.END) {
+      long sent = RangeProtocol.decodeEnd(frame.payload());
       if (sent != received) {
         throw new IllegalArgumentException("end frame counts " + sent + " records, " + received + " arrived");
       }
       arrived(List.of(), true);
       return;
     }
-    RangeEntry entry = RangeProtocol.decodeRecord(frame);
+    if (frame.kind() != Frame.Kind.RECORD) {
+      throw new IllegalArgumentException("frame of kind " + frame.kind() + " in a range stream");
+    }
+    RangeEntry entry = RangeProtocol.decodeRecord(frame.payload());
     bufferedBytes += sizeOf(entry);
     received++;
     arrived(List.of(entry), false);
     if (!paused && (bufferedBytes >= MAX_BUFFERED_BYTES || bufferedRecords() >= MAX_BUFFERED_RECORDS)) {
       paused = true;
-      parser.pause();
+      response.pause();
     }
   }
 
@@ -135,7 +134,7 @@ public final class RemoteRangeSource extends BufferedRangeSource {
     bufferedBytes -= sizeOf(entry);
     if (paused && bufferedBytes < MAX_BUFFERED_BYTES / 2 && bufferedRecords() < MAX_BUFFERED_RECORDS / 2) {
       paused = false;
-      parser.resume();
+      response.resume();
     }
   }
 

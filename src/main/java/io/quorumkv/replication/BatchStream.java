@@ -3,6 +3,9 @@ package io.quorumkv.replication;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerClient;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.Frame;
+import io.quorumkv.wire.FrameReader;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -18,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One connection to a peer, upgraded from HTTP to a stream of {@link BatchFrames}: several
+ * One connection to a peer, upgraded from HTTP to a stream of {@link Frame}s: several
  * batches in flight on it, each answered by its id. It connects when {@link #open} asks or on
  * first use, and again after it closed. A stream idle for its keep-alive interval sends an empty
  * batch, so that neither side's idle timeout closes it and the next request finds it open. All its
@@ -62,13 +65,13 @@ final class BatchStream {
     this.client = client;
     this.node = node;
     long answerBytes = InternalProtocol.MAX_BATCH_OPERATIONS
-        * (maxValueBytes + RecordBatchCodec.MAX_ANSWER_OVERHEAD_BYTES);
-    this.maxAnswerBytes = (int) Math.min(answerBytes + BatchFrames.ID_BYTES, Integer.MAX_VALUE - 64);
+        * (maxValueBytes + BatchAnswers.MAX_ANSWER_OVERHEAD_BYTES);
+    this.maxAnswerBytes = (int) Math.min(answerBytes, Integer.MAX_VALUE - 64);
   }
 
   /**
-   * Sends a batch's encoded operations (in parts, see {@link RecordBatchCodec#encodeOperationsInParts})
-   * and completes with the encoded answers; fails after
+   * Sends a batch's encoded operations (a frame's payload in parts, see {@link BatchOperations#payloadInParts})
+   * and completes with the encoded answers (their frame's payload); fails after
    * {@code timeoutMs} (a {@link TimeoutException}), when the connection closes first, or with
    * {@link UpgradeRefusedException}. Completes on this stream's context.
    */
@@ -111,7 +114,7 @@ final class BatchStream {
         finish(id, null, connected.cause());
       } else if (inFlight.containsKey(id)) {
         exchange.socket = connected.result();
-        BatchFrames.write(exchange.socket, id, operations);
+        Frame.write(exchange.socket, Frame.Kind.OPERATIONS, id, operations);
       }
     });
   }
@@ -155,8 +158,13 @@ final class BatchStream {
       NetSocket socket = response.netSocket();
       lastUsedNanos = System.nanoTime();
       observer.batchStreamOpened(node);
-      socket.handler(BatchFrames.reader(maxAnswerBytes, (id, answers) -> finish(id, answers, null),
-          malformed -> socket.close()));
+      socket.handler(FrameReader.of(maxAnswerBytes, frame -> {
+        if (frame.kind() == Frame.Kind.ANSWERS) {
+          finish(frame.id(), frame.payload(), null);
+        } else {
+          failOn(socket, "frame of kind " + frame.kind() + ", expected ANSWERS");
+        }
+      }, malformed -> failOn(socket, "malformed answer frame: " + malformed)));
       // A lost answer needs no handling: the batch's timer forgets it, and a dead connection closes on its own.
       long idleCheck = context.setPeriodic(Math.max(1, keepAliveMs / 2), tick -> {
         if (inFlight.isEmpty() && System.nanoTime() - lastUsedNanos > keepAliveMs * 1_000_000) {
@@ -167,8 +175,7 @@ final class BatchStream {
         observer.batchStreamClosed(node);
         context.owner().cancelTimer(idleCheck);
         retire(socket);
-        inFlight.entrySet().stream().filter(entry -> entry.getValue().socket == socket).map(Map.Entry::getKey)
-            .toList().forEach(id -> finish(id, null, new IllegalStateException("connection closed")));
+        failOn(socket, "connection closed");
       });
       return Future.succeededFuture(socket);
     });
@@ -176,6 +183,13 @@ final class BatchStream {
     Future<NetSocket> bounded = upgrading.timeout(upgradeTimeoutMs, TimeUnit.MILLISECONDS);
     bounded.onFailure(late -> upgrading.onSuccess(NetSocket::close));
     return bounded;
+  }
+
+  /** Fails the batches sent on the socket with {@code why}, and closes it: nothing after a wrong frame is trusted. */
+  private void failOn(NetSocket socket, String why) {
+    inFlight.entrySet().stream().filter(entry -> entry.getValue().socket == socket).map(Map.Entry::getKey)
+        .toList().forEach(id -> finish(id, null, new IllegalStateException(why)));
+    socket.close();
   }
 
   /** Takes the socket out of use (the next batch connects anew) and closes it. */

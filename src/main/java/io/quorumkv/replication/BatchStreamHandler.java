@@ -1,10 +1,12 @@
 package io.quorumkv.replication;
 
 import io.quorumkv.admission.ByteBudget;
-import io.quorumkv.replication.RecordBatchCodec.Operation;
 import io.quorumkv.web.ApiErrors;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.BatchOperations.Operation;
+import io.quorumkv.wire.Frame;
+import io.quorumkv.wire.FrameReader;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.RoutingContext;
@@ -21,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the stream is read no further (its sender's writes wait in the socket, they are never refused).
  */
 final class BatchStreamHandler {
+  private static final System.Logger LOG = System.getLogger(BatchStreamHandler.class.getName());
   /**
    * A large value is on the heap twice at once: the frame and the record decoded from it, then
    * (the frame gone) the record and its encoding for RocksDB.
@@ -49,7 +52,7 @@ final class BatchStreamHandler {
 
   private void serve(Vertx vertx, NetSocket socket) {
     Stream stream = new Stream(vertx, socket);
-    BatchFrames.Reader reader = BatchFrames.reader(maxFrameBytes, new BatchFrames.Gate() {
+    FrameReader reader = FrameReader.gated(maxFrameBytes, new FrameReader.Gate() {
       @Override
       public boolean tryAdmit(int length) {
         return budget.tryAcquire(costOf(length));
@@ -59,7 +62,7 @@ final class BatchStreamHandler {
       public void abandoned(int length) {
         budget.release(costOf(length));
       }
-    }, stream, (id, operations) -> answer(stream, id, operations), malformed -> socket.close());
+    }, stream, frame -> answer(stream, frame), malformed -> refuse(socket, malformed));
     socket.handler(reader);
     socket.closeHandler(closed -> reader.closed());
     // Coordinators keep their streams open, so a stopping node would otherwise wait out its whole shutdown timeout.
@@ -71,20 +74,30 @@ final class BatchStreamHandler {
     return (long) frameLength * HEAP_COPIES_PER_FRAME;
   }
 
-  private void answer(Stream stream, long id, Buffer encoded) {
+  /** Closes a stream whose frame cannot be read (another format version, say), saying why in the log. */
+  private static void refuse(NetSocket socket, String why) {
+    LOG.log(System.Logger.Level.WARNING, "batch stream from " + socket.remoteAddress() + " closed: " + why);
+    socket.close();
+  }
+
+  private void answer(Stream stream, Frame frame) {
     NetSocket socket = stream.socket;
-    long held = costOf(encoded.length() + BatchFrames.ID_BYTES);
+    long id = frame.id();
+    long held = costOf(frame.payload().length());
     List<Operation> operations;
     try {
-      operations = RecordBatchCodec.decodeOperations(encoded, InternalProtocol.MAX_BATCH_OPERATIONS);
-    } catch (IllegalArgumentException | RecordBatchCodec.TooManyOperationsException e) {
+      if (frame.kind() != Frame.Kind.OPERATIONS) {
+        throw new IllegalArgumentException("frame of kind " + frame.kind() + ", expected OPERATIONS");
+      }
+      operations = BatchOperations.decodePayload(frame.payload(), InternalProtocol.MAX_BATCH_OPERATIONS);
+    } catch (IllegalArgumentException | BatchOperations.TooManyOperationsException e) {
       budget.release(held);
-      socket.close();
+      refuse(socket, e.getMessage());
       return;
     }
     stream.answering.incrementAndGet();
     batches.answersTo(operations).onSuccess(answers -> {
-      BatchFrames.write(socket, id, RecordBatchCodec.encodeAnswersInParts(answers));
+      Frame.write(socket, Frame.Kind.ANSWERS, id, BatchAnswers.payloadInParts(answers));
       if (socket.writeQueueFull()) {
         stream.writeBackedUp = true;
         socket.pause();
@@ -101,7 +114,7 @@ final class BatchStreamHandler {
    * when none is. Paused while its answers back up or its next frame waits for the budget; used
    * on its event loop.
    */
-  private static final class Stream implements BatchFrames.PausableSource {
+  private static final class Stream implements FrameReader.PausableSource {
     private final Vertx vertx;
     private final NetSocket socket;
     private final AtomicInteger answering = new AtomicInteger();

@@ -4,8 +4,7 @@ import io.quorumkv.admission.Admission;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerAuthorization;
 import io.quorumkv.peer.PeerRoutes;
-import io.quorumkv.replication.RecordBatchCodec.Answer;
-import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.replication.BatchAnswers.Answer;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.ClockException;
@@ -15,6 +14,8 @@ import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;
 import io.quorumkv.web.RawBodyHandler;
 import io.quorumkv.web.RouteMount;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.BatchOperations.Operation;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -89,7 +90,7 @@ public final class InternalHandler implements RouteMount {
     }
     answersTo(operations).onComplete(answers -> ctx.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream")
-        .end(RecordBatchCodec.encodeAnswers(answers.result())));
+        .end(BatchAnswers.encode(answers.result())));
   }
 
   /**
@@ -98,8 +99,8 @@ public final class InternalHandler implements RouteMount {
    */
   public static List<Operation> operationsOf(RoutingContext ctx, int maxOperations) {
     try {
-      return RecordBatchCodec.decodeOperations(Buffer.buffer(RawBodyHandler.bodyOf(ctx)), maxOperations);
-    } catch (RecordBatchCodec.TooManyOperationsException e) {
+      return BatchOperations.decode(Buffer.buffer(RawBodyHandler.bodyOf(ctx)), maxOperations);
+    } catch (BatchOperations.TooManyOperationsException e) {
       ApiErrors.send(ctx, 413, e.getMessage());
       return null;
     } catch (IllegalArgumentException e) {

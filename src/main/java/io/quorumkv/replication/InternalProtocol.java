@@ -3,9 +3,10 @@ package io.quorumkv.replication;
 /**
  * Coordinator-to-replica requests, never re-coordinated (their paths are in the endpoint table,
  * {@code peer.InternalEndpoint}: {@code RECORD_*}). Coordinators send every replica read and
- * write in a batch (see {@link RecordBatchCodec}) on a connection upgraded to a batch stream
- * ({@code RECORD_STREAM}, with {@code Upgrade: }{@link #STREAM_UPGRADE}; frames in
- * {@link BatchFrames}), or as a {@code POST} ({@code RECORD_BATCH}) to a node without streams.
+ * write in a batch ({@code wire.BatchOperations}, answered with {@link BatchAnswers}) on a
+ * connection upgraded to a batch stream ({@code RECORD_STREAM}, with {@code Upgrade: }
+ * {@link #STREAM_UPGRADE}; {@code wire.Frame}s both ways), or as a {@code POST}
+ * ({@code RECORD_BATCH}, one frame each way) to a node without streams.
  * {@code RECORD_GET} and {@code RECORD_PUT} read and write one record, its metadata in
  * headers ({@link RecordHeaders}): for tools and tests that inspect or set one replica's own copy.
  *

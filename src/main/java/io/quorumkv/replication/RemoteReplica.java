@@ -4,10 +4,12 @@ import io.netty.channel.ConnectTimeoutException;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerClient;
-import io.quorumkv.replication.RecordBatchCodec.Answer;
-import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.replication.BatchAnswers.Answer;
 import io.quorumkv.storage.DiskFullException;
 import io.quorumkv.storage.Record;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.BatchOperations.Operation;
+import io.quorumkv.wire.Frame;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -182,7 +184,7 @@ public final class RemoteReplica implements Replica {
       post(batch);
       return;
     }
-    stream.exchange(RecordBatchCodec.encodeOperationsInParts(operationsOf(batch)), remainingMs(batch)).onComplete(done -> {
+    stream.exchange(BatchOperations.payloadInParts(operationsOf(batch)), remainingMs(batch)).onComplete(done -> {
       if (done.failed() && done.cause() instanceof BatchStream.UpgradeRefusedException) {
         streamRefused();
         post(batch);
@@ -194,7 +196,7 @@ public final class RemoteReplica implements Replica {
   }
 
   private static Buffer encode(List<Waiting> batch) {
-    return RecordBatchCodec.encodeOperations(operationsOf(batch));
+    return BatchOperations.encode(operationsOf(batch));
   }
 
   private static List<Operation> operationsOf(List<Waiting> batch) {
@@ -232,7 +234,19 @@ public final class RemoteReplica implements Replica {
     if (failure == null && response.statusCode() != 200) {
       failure = ofBatchStatus(response.statusCode());
     }
-    answer(batch, failure, failure != null ? null : response.body() == null ? Buffer.buffer() : response.body());
+    Buffer payload = null;
+    if (failure == null) {
+      try {
+        payload = Frame.decode(response.body() == null ? Buffer.buffer() : response.body(), Frame.Kind.ANSWERS).payload();
+      } catch (IllegalArgumentException e) {
+        failure = malformedAnswer(e);
+      }
+    }
+    answer(batch, failure, payload);
+  }
+
+  private static ReplicaFailure malformedAnswer(IllegalArgumentException e) {
+    return new ReplicaFailure(ReplicaFailure.Kind.FAILED, "malformed answer: " + e.getMessage());
   }
 
   /**
@@ -245,17 +259,18 @@ public final class RemoteReplica implements Replica {
         : new ReplicaFailure(ReplicaFailure.Kind.FAILED, "batch answered " + status);
   }
 
-  private void answer(List<Waiting> batch, ReplicaFailure failure, Buffer body) {
+  /** Answers the batch's operations from its answers' payload, or fails them all. */
+  private void answer(List<Waiting> batch, ReplicaFailure failure, Buffer payload) {
     List<Answer> answers = null;
     if (failure == null) {
       try {
-        answers = RecordBatchCodec.decodeAnswers(body);
+        answers = BatchAnswers.decodePayload(payload);
         if (answers.size() != batch.size()) {
           failure = new ReplicaFailure(ReplicaFailure.Kind.FAILED,
               "answered " + answers.size() + " of " + batch.size() + " operations");
         }
       } catch (IllegalArgumentException e) {
-        failure = new ReplicaFailure(ReplicaFailure.Kind.FAILED, "malformed answer: " + e.getMessage());
+        failure = malformedAnswer(e);
       }
     }
     for (int i = 0; i < batch.size(); i++) {

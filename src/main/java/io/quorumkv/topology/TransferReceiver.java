@@ -8,6 +8,7 @@ import io.quorumkv.peer.Throttle;
 import io.quorumkv.storage.MetaStore;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.quorumkv.wire.RecordLayout;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
@@ -103,6 +104,6 @@ public final class TransferReceiver {
   }
 
   private int maxPayloadBytes() {
-    return (int) Math.min(Integer.MAX_VALUE / 2, config.maxBodyBytes() + 64 * 1024);
+    return RecordLayout.maxPayloadBytes(config.maxBodyBytes());
   }
 }

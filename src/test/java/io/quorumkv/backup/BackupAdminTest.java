@@ -1,10 +1,10 @@
 package io.quorumkv.backup;
 
-import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.RawHttp;
 import io.quorumkv.support.TestNode;
+import io.quorumkv.wire.BatchOperations;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -140,7 +140,7 @@ class BackupAdminTest {
     assertError(400, "versions must be keep or fresh", http.send("POST", RestoreProtocol.PATH + "?versions=old",
         HttpRequest.BodyPublishers.noBody(), AUTH));
     assertError(400, "", http.send("POST", RestoreProtocol.PATH, HttpRequest.BodyPublishers.ofString("garbage"), AUTH));
-    byte[] read = RecordBatchCodec.encodeOperations(List.of(new RecordBatchCodec.Operation(
+    byte[] read = BatchOperations.encode(List.of(new BatchOperations.Operation(
         "k".getBytes(StandardCharsets.UTF_8), null))).getBytes();
     assertError(400, "writes only", http.send("POST", RestoreProtocol.PATH,
         HttpRequest.BodyPublishers.ofByteArray(read), AUTH));
@@ -150,10 +150,10 @@ class BackupAdminTest {
   void aRestoreBatchKeepsVersionsAndSaysWhatWasNewer() {
     assertEquals(201, http.put("/v0/entity?id=batch-newer", "current").statusCode());
     long old = 1L << 40;
-    byte[] body = RecordBatchCodec.encodeOperations(List.of(
-        new RecordBatchCodec.Operation("batch-new".getBytes(StandardCharsets.UTF_8),
+    byte[] body = BatchOperations.encode(List.of(
+        new BatchOperations.Operation("batch-new".getBytes(StandardCharsets.UTF_8),
             Record.live(old, "restored".getBytes(StandardCharsets.UTF_8), Record.NEVER, 1)),
-        new RecordBatchCodec.Operation("batch-newer".getBytes(StandardCharsets.UTF_8),
+        new BatchOperations.Operation("batch-newer".getBytes(StandardCharsets.UTF_8),
             Record.live(old, "stale".getBytes(StandardCharsets.UTF_8), Record.NEVER, 1)))).getBytes();
     HttpResponse<byte[]> answer = http.send("POST", RestoreProtocol.PATH, HttpRequest.BodyPublishers.ofByteArray(body),
         AUTH);

@@ -3,7 +3,7 @@ package io.quorumkv.cluster;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.placement.Rendezvous;
-import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.replication.BatchAnswers;
 import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
@@ -11,6 +11,7 @@ import io.quorumkv.support.ClusterExtension;
 import io.quorumkv.support.GatedStore;
 import io.quorumkv.support.TestCluster;
 import io.quorumkv.web.ApiHeaders;
+import io.quorumkv.wire.BatchOperations;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -181,7 +182,7 @@ class ClusterTest {
           .header(RecordHeaders.EXPIRES_AT, "0")
           .PUT(HttpRequest.BodyPublishers.ofString("forged"));
       HttpRequest.Builder read = HttpRequest.newBuilder(uri).GET();
-      byte[] forgedBatch = RecordBatchCodec.encodeOperations(List.of(new RecordBatchCodec.Operation(
+      byte[] forgedBatch = BatchOperations.encode(List.of(new BatchOperations.Operation(
           "guarded".getBytes(StandardCharsets.UTF_8), Record.live(Long.MAX_VALUE, "forged".getBytes(StandardCharsets.UTF_8), 0))))
           .getBytes();
       HttpRequest.Builder batch = HttpRequest.newBuilder(URI.create(cluster.url(1) + InternalEndpoint.RECORD_BATCH.path()))
@@ -206,7 +207,7 @@ class ClusterTest {
   @Test
   void anInternalWriteOfTheMaximalVersionIsRefusedAndTheKeyStaysWritable() throws Exception {
     cluster.http(0).putEntity("maximal", "original");
-    byte[] maximal = RecordBatchCodec.encodeOperations(List.of(new RecordBatchCodec.Operation(
+    byte[] maximal = BatchOperations.encode(List.of(new BatchOperations.Operation(
         "maximal".getBytes(StandardCharsets.UTF_8), Record.live(Long.MAX_VALUE, "forged".getBytes(StandardCharsets.UTF_8), 0))))
         .getBytes();
     HttpResponse<byte[]> answer = HttpClient.newHttpClient().send(
@@ -214,7 +215,7 @@ class ClusterTest {
             .header(InternalEndpoint.SECRET_HEADER, SECRET).POST(HttpRequest.BodyPublishers.ofByteArray(maximal)).build(),
         HttpResponse.BodyHandlers.ofByteArray());
     assertEquals(200, answer.statusCode());
-    RecordBatchCodec.Answer refused = RecordBatchCodec.decodeAnswers(io.vertx.core.buffer.Buffer.buffer(answer.body())).get(0);
+    BatchAnswers.Answer refused = BatchAnswers.decode(io.vertx.core.buffer.Buffer.buffer(answer.body())).get(0);
     assertTrue(refused.refused(), "refused, not stored: " + refused);
     assertTrue(refused.failure().contains("ahead of this node's clock"), refused.failure());
     assertTrue(cluster.node(1).clock().current() < Long.MAX_VALUE / 2, "the clock did not adopt it");

@@ -1,13 +1,16 @@
 package io.quorumkv.http;
 
+import io.quorumkv.wire.Frame;
+
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where the fields of a RecordBatchCodec request body are, so the mutator can change one:
- * operation kind (1 byte), key and value lengths (int), version and expiry (long), tombstone (1
- * byte), replica count (unsigned short). Reads the body as far as it is well-formed.
+ * Where the fields of a batch request body (one {@link Frame} of {@code BatchOperations}) are, so the
+ * mutator can change one: the frame's payload length and, in the payload, operation kind (1 byte),
+ * key and value lengths (int), version and expiry (long), tombstone (1 byte), replica count
+ * (unsigned short). Reads the body as far as it is well-formed.
  */
 record BatchField(Kind kind, int at) {
   enum Kind { OPERATION, LENGTH, VERSION, TOMBSTONE, EXPIRES_AT, REPLICAS }
@@ -16,7 +19,11 @@ record BatchField(Kind kind, int at) {
 
   static List<BatchField> of(byte[] body) {
     List<BatchField> fields = new ArrayList<>();
-    ByteBuffer in = ByteBuffer.wrap(body);
+    if (body.length < Frame.HEADER_BYTES) {
+      return fields;
+    }
+    fields.add(new BatchField(Kind.LENGTH, Frame.HEADER_BYTES - 4));
+    ByteBuffer in = ByteBuffer.wrap(body).position(Frame.HEADER_BYTES);
     while (in.remaining() >= 5) {
       fields.add(new BatchField(Kind.OPERATION, in.position()));
       byte operation = in.get();

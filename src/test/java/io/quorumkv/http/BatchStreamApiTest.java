@@ -1,14 +1,16 @@
 package io.quorumkv.http;
 
 import io.quorumkv.peer.InternalEndpoint;
-import io.quorumkv.replication.BatchFrames;
+import io.quorumkv.replication.BatchAnswers;
+import io.quorumkv.replication.BatchAnswers.Answer;
 import io.quorumkv.replication.InternalProtocol;
-import io.quorumkv.replication.RecordBatchCodec.Answer;
-import io.quorumkv.replication.RecordBatchCodec.Operation;
-import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.BatchOperations.Operation;
+import io.quorumkv.wire.Frame;
+import io.quorumkv.wire.WireParts;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -63,20 +65,15 @@ class BatchStreamApiTest {
       Map<Long, List<Answer>> answers = new HashMap<>();
       DataInputStream in = new DataInputStream(socket.getInputStream());
       for (int i = 0; i < 2; i++) {
-        byte[] frame = new byte[in.readInt()];
-        in.readFully(frame);
-        Buffer body = Buffer.buffer(frame);
-        answers.put(body.getLong(0), RecordBatchCodec.decodeAnswers(body.getBuffer(8, body.length())));
+        Frame frame = readFrame(in);
+        answers.put(frame.id(), BatchAnswers.decodePayload(frame.payload()));
       }
       assertTrue(answers.get(7L).get(0).write().stored(), "the write's answer: " + answers.get(7L));
       assertEquals(2, answers.get(8L).size(), "one answer per read");
       writeFrame(socket, 9, List.of(new Operation(bytes("s-1"), null)));
-      byte[] frame = new byte[in.readInt()];
-      in.readFully(frame);
-      Buffer body = Buffer.buffer(frame);
-      assertEquals(9L, body.getLong(0));
-      assertArrayEquals(bytes("streamed"), RecordBatchCodec.decodeAnswers(body.getBuffer(8, body.length())).get(0)
-          .record().value());
+      Frame frame = readFrame(in);
+      assertEquals(9L, frame.id());
+      assertArrayEquals(bytes("streamed"), BatchAnswers.decodePayload(frame.payload()).get(0).record().value());
     }
     assertEquals("streamed", Http.text(node.http.get("/v0/entity?id=s-1")));
   }
@@ -132,8 +129,18 @@ class BatchStreamApiTest {
   }
 
   private static void writeFrame(Socket socket, long id, List<Operation> operations) throws IOException {
-    socket.getOutputStream().write(BatchFrames.frame(id, RecordBatchCodec.encodeOperations(operations)).getBytes());
+    Buffer frame = WireParts.join(Frame.encode(Frame.Kind.OPERATIONS, id, BatchOperations.payloadInParts(operations)));
+    socket.getOutputStream().write(frame.getBytes());
     socket.getOutputStream().flush();
+  }
+
+  /** One whole frame: its header, then as many bytes as the header says. */
+  private static Frame readFrame(DataInputStream in) throws IOException {
+    byte[] header = new byte[Frame.HEADER_BYTES];
+    in.readFully(header);
+    byte[] payload = new byte[Buffer.buffer(header).getInt(Frame.HEADER_BYTES - 4)];
+    in.readFully(payload);
+    return Frame.decode(Buffer.buffer(header).appendBytes(payload), Frame.Kind.ANSWERS);
   }
 
   private static byte[] bytes(String text) {

@@ -1,13 +1,15 @@
 package io.quorumkv.http;
 
 import io.quorumkv.peer.InternalEndpoint;
+import io.quorumkv.replication.BatchAnswers;
 import io.quorumkv.replication.InternalProtocol;
-import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Http;
 import io.quorumkv.support.TestNode;
 import io.quorumkv.web.ApiHeaders;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.WireFormat;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,24 +56,39 @@ class InternalRecordApiTest {
   void aBatchOfMoreOperationsThanCoordinatorsSendIs413() {
     String key = nextKey();
     node.http.putEntity(key, "x".repeat(1_000));
-    List<RecordBatchCodec.Operation> reads = new ArrayList<>();
+    List<BatchOperations.Operation> reads = new ArrayList<>();
     for (int i = 0; i < InternalProtocol.MAX_BATCH_OPERATIONS; i++) {
-      reads.add(new RecordBatchCodec.Operation(bytes(key), null));
+      reads.add(new BatchOperations.Operation(bytes(key), null));
     }
     HttpResponse<byte[]> full = postBatch(reads);
     assertEquals(200, full.statusCode());
-    assertEquals(InternalProtocol.MAX_BATCH_OPERATIONS, RecordBatchCodec.decodeAnswers(Buffer.buffer(full.body())).size());
+    assertEquals(InternalProtocol.MAX_BATCH_OPERATIONS, BatchAnswers.decode(Buffer.buffer(full.body())).size());
 
-    reads.add(new RecordBatchCodec.Operation(bytes(key), null));
+    reads.add(new BatchOperations.Operation(bytes(key), null));
     HttpResponse<byte[]> over = postBatch(reads);
     assertEquals(413, over.statusCode());
     assertEquals("batch of more than " + InternalProtocol.MAX_BATCH_OPERATIONS + " operations\n",
         new String(over.body(), StandardCharsets.UTF_8));
   }
 
-  private static HttpResponse<byte[]> postBatch(List<RecordBatchCodec.Operation> operations) {
+  /** A batch from a node of another wire format is refused, naming both versions, and changes nothing. */
+  @Test
+  void aBatchOfAnotherWireFormatIs400NamingBothVersionsAndWritesNothing() {
+    String key = nextKey();
+    byte[] body = BatchOperations.encode(List.of(new BatchOperations.Operation(bytes(key),
+        Record.live(node.node().clock().current() + 1, bytes("v"), 0)))).getBytes();
+    body[0] = 7;
+    HttpResponse<byte[]> refused = node.http.send("POST", InternalEndpoint.RECORD_BATCH.path(),
+        HttpRequest.BodyPublishers.ofByteArray(body));
+
+    assertEquals(400, refused.statusCode());
+    assertEquals("wire format 7, this node speaks " + WireFormat.VERSION + "\n", Http.text(refused));
+    assertEquals(404, node.http.get("/v0/entity?id=" + key).statusCode());
+  }
+
+  private static HttpResponse<byte[]> postBatch(List<BatchOperations.Operation> operations) {
     return node.http.send("POST", InternalEndpoint.RECORD_BATCH.path(),
-        HttpRequest.BodyPublishers.ofByteArray(RecordBatchCodec.encodeOperations(operations).getBytes()));
+        HttpRequest.BodyPublishers.ofByteArray(BatchOperations.encode(operations).getBytes()));
   }
 
   @Test

@@ -35,7 +35,7 @@ final class RequestParts {
   String declaredLength;
   /** Chunk size for chunked framing. */
   int chunkSize = 1_024;
-  /** The body is a RecordBatchCodec batch (so its fields can be mutated one by one). */
+  /** The body is a batch frame (wire.BatchOperations) (so its fields can be mutated one by one). */
   boolean batch;
 
   RequestParts(String method, String path) {

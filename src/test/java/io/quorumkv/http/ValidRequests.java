@@ -4,12 +4,12 @@ import io.quorumkv.admin.AdminApi;
 import io.quorumkv.antientropy.HashTree;
 import io.quorumkv.antientropy.TreeProtocol;
 import io.quorumkv.peer.InternalEndpoint;
-import io.quorumkv.replication.RecordBatchCodec;
 import io.quorumkv.replication.RecordHeaders;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.RecordDigest;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.web.ApiHeaders;
+import io.quorumkv.wire.BatchOperations;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -183,13 +183,13 @@ final class ValidRequests {
   }
 
   private RequestParts withBatch(Random random, RequestParts post) {
-    List<RecordBatchCodec.Operation> operations = new ArrayList<>();
+    List<BatchOperations.Operation> operations = new ArrayList<>();
     int count = 1 + random.nextInt(8);
     for (int i = 0; i < count; i++) {
       byte[] key = ("k" + random.nextInt(KEYS)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      operations.add(new RecordBatchCodec.Operation(key, random.nextBoolean() ? null : record(random)));
+      operations.add(new BatchOperations.Operation(key, random.nextBoolean() ? null : record(random)));
     }
-    withBody(random, post, RecordBatchCodec.encodeOperations(operations).getBytes());
+    withBody(random, post, BatchOperations.encode(operations).getBytes());
     post.batch = true;
     return post;
   }

@@ -3,6 +3,8 @@ package io.quorumkv.range;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.Record;
+import io.quorumkv.wire.Frame;
+import io.quorumkv.wire.FrameReader;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
@@ -66,13 +68,13 @@ class RangeMergeTest {
         new RangeEntry(bytes("k2"), Record.tombstone(43, 3)),
         new RangeEntry(bytes("k3"), Record.live(44, new byte[0], Record.NEVER)));
     Buffer stream = RangeProtocol.encodeRecords(entries).appendBuffer(RangeProtocol.encodeEnd(3));
-    int at = 0;
-    for (RangeEntry expected : entries) {
-      RangeProtocol.Header header = RangeProtocol.Header.decode(stream.getBuffer(at, at + 5), 1 << 20);
-      assertEquals(RangeProtocol.RECORD, header.kind());
-      at += 5;
-      RangeEntry decoded = RangeProtocol.decodeRecord(stream.getBuffer(at, at + header.length()));
-      at += header.length();
+    List<Frame> frames = new ArrayList<>();
+    FrameReader.of(1 << 20, frames::add, malformed -> { throw new AssertionError(malformed); }).handle(stream);
+    assertEquals(4, frames.size());
+    for (int i = 0; i < entries.size(); i++) {
+      RangeEntry expected = entries.get(i);
+      assertEquals(Frame.Kind.RECORD, frames.get(i).kind());
+      RangeEntry decoded = RangeProtocol.decodeRecord(frames.get(i).payload());
       assertArrayEquals(expected.key(), decoded.key());
       assertEquals(expected.record().version(), decoded.record().version());
       assertEquals(expected.record().tombstone(), decoded.record().tombstone());
@@ -80,20 +82,21 @@ class RangeMergeTest {
       assertEquals(expected.record().replicas(), decoded.record().replicas());
       assertArrayEquals(expected.record().value(), decoded.record().value());
     }
-    RangeProtocol.Header end = RangeProtocol.Header.decode(stream.getBuffer(at, at + 5), 1 << 20);
-    assertEquals(RangeProtocol.END, end.kind());
-    assertEquals(3, RangeProtocol.decodeEnd(stream.getBuffer(at + 5, at + 5 + end.length())));
-    assertEquals(stream.length(), at + 5 + end.length());
+    assertEquals(Frame.Kind.END, frames.get(3).kind());
+    assertEquals(3, RangeProtocol.decodeEnd(frames.get(3).payload()));
   }
 
   @Test
   void malformedFramesAreRefused() {
-    assertThrows(IllegalArgumentException.class, () -> RangeProtocol.Header.decode(
-        Buffer.buffer().appendByte((byte) 9).appendInt(8), 1 << 20), "unknown kind");
-    assertThrows(IllegalArgumentException.class, () -> RangeProtocol.Header.decode(
-        Buffer.buffer().appendByte(RangeProtocol.RECORD).appendInt(2 << 20), 1 << 20), "larger than allowed");
+    List<String> malformed = new ArrayList<>();
+    Buffer unknown = RangeProtocol.encodeEnd(0);
+    unknown.setByte(1, (byte) 9);
+    FrameReader.of(1 << 20, frame -> { }, malformed::add).handle(unknown);
+    FrameReader.of(1 << 20, frame -> { }, malformed::add).handle(Frame.header(Frame.Kind.RECORD, 0, 2 << 20));
+    assertEquals(2, malformed.size(), "an unknown kind, and a frame larger than allowed: " + malformed);
+    assertThrows(IllegalArgumentException.class, () -> RangeProtocol.decodeEnd(Buffer.buffer(new byte[7])));
     Buffer record = RangeProtocol.encodeRecords(List.of(new RangeEntry(bytes("k"), Record.live(1, bytes("v"), 0))));
-    Buffer payload = record.getBuffer(5, record.length());
+    Buffer payload = record.getBuffer(Frame.HEADER_BYTES, record.length());
     assertThrows(IllegalArgumentException.class,
         () -> RangeProtocol.decodeRecord(payload.getBuffer(0, payload.length() - 1)), "cut short");
     assertTrue(RangeProtocol.decodeRecord(payload).record().isLive(0));

@@ -4,13 +4,15 @@ import io.quorumkv.config.ConfigLoader;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerClient;
-import io.quorumkv.replication.RecordBatchCodec.Answer;
-import io.quorumkv.replication.RecordBatchCodec.Operation;
+import io.quorumkv.replication.BatchAnswers.Answer;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
+import io.quorumkv.wire.BatchOperations;
+import io.quorumkv.wire.BatchOperations.Operation;
+import io.quorumkv.wire.Frame;
+import io.quorumkv.wire.FrameReader;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -329,8 +331,8 @@ class RemoteReplicaTest {
         }
         request.toNetSocket().onSuccess(socket -> {
           streams.add(socket);
-          socket.handler(BatchFrames.reader(1 << 24,
-              (id, body) -> take(body, "stream", answers -> socket.write(BatchFrames.frame(id, answers))),
+          socket.handler(FrameReader.of(1 << 24, frame -> take(BatchOperations.decodePayload(frame.payload(), 64),
+              "stream", answers -> Frame.write(socket, Frame.Kind.ANSWERS, frame.id(), BatchAnswers.payloadInParts(answers))),
               malformed -> socket.close()));
         });
         return;
@@ -339,7 +341,8 @@ class RemoteReplicaTest {
         request.body().onSuccess(body -> request.response().setStatusCode(batchStatus).end("no"));
         return;
       }
-      request.body().onSuccess(body -> take(body, "post", answers -> request.response().end(answers)));
+      request.body().onSuccess(body -> take(BatchOperations.decode(body), "post",
+          answers -> request.response().end(BatchAnswers.encode(answers))));
     }
 
     /** Every batch POST from now on answered with this status, its operations untaken. */
@@ -347,12 +350,10 @@ class RemoteReplicaTest {
       batchStatus = status;
     }
 
-    private void take(Buffer body, String carrier, Consumer<Buffer> reply) {
-      List<Operation> operations = RecordBatchCodec.decodeOperations(body);
+    private void take(List<Operation> operations, String carrier, Consumer<List<Answer>> reply) {
       batchSizes.add(operations.size());
       carriers.add(carrier);
-      Buffer answers = RecordBatchCodec.encodeAnswers(
-          operations.stream().map(operation -> Answer.of(WriteAnswer.STORED)).toList());
+      List<Answer> answers = operations.stream().map(operation -> Answer.of(WriteAnswer.STORED)).toList();
       Runnable answer = () -> reply.accept(answers);
       synchronized (this) {
         if (!released) {

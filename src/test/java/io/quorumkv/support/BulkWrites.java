@@ -3,10 +3,11 @@ package io.quorumkv.support;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.placement.Rendezvous;
-import io.quorumkv.replication.RecordBatchCodec;
+import io.quorumkv.replication.BatchAnswers;
 import io.quorumkv.storage.Record;
 import io.quorumkv.versioning.HybridLogicalClock;
 import io.quorumkv.web.ApiHeaders;
+import io.quorumkv.wire.BatchOperations;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -101,7 +102,7 @@ public final class BulkWrites {
   public static List<Write> seed(List<String> urls, List<Op> puts, int replicas, Duration deadline, PrintStream out)
       throws Exception {
     Rendezvous placement = new Rendezvous(urls.stream().map(url -> NodeUrl.parse("url", url)).toList());
-    Map<String, List<RecordBatchCodec.Operation>> byNode = new HashMap<>();
+    Map<String, List<BatchOperations.Operation>> byNode = new HashMap<>();
     List<Write> acknowledged = new ArrayList<>(puts.size());
     long start = System.nanoTime();
     long version = HybridLogicalClock.versionAt(System.currentTimeMillis());
@@ -109,7 +110,7 @@ public final class BulkWrites {
       byte[] key = put.key().getBytes(StandardCharsets.UTF_8);
       Record record = Record.live(++version, put.value().getBytes(StandardCharsets.UTF_8), Record.NEVER, replicas);
       for (NodeUrl node : placement.replicasFor(key, replicas)) {
-        byNode.computeIfAbsent(node.toString(), n -> new ArrayList<>()).add(new RecordBatchCodec.Operation(key, record));
+        byNode.computeIfAbsent(node.toString(), n -> new ArrayList<>()).add(new BatchOperations.Operation(key, record));
       }
       acknowledged.add(new Write(put.key(), Write.Kind.PUT, put.value(), 0, start, start, Write.Outcome.ACKNOWLEDGED,
           record.version()));
@@ -138,23 +139,23 @@ public final class BulkWrites {
     }
   }
 
-  private static void seedNext(HttpClient client, String url, List<RecordBatchCodec.Operation> operations,
+  private static void seedNext(HttpClient client, String url, List<BatchOperations.Operation> operations,
                                AtomicInteger next, AtomicInteger sent, Promise<Void> done) {
     int from = next.getAndAdd(SEED_BATCH);
     if (from >= operations.size()) {
       done.tryComplete();
       return;
     }
-    List<RecordBatchCodec.Operation> batch = operations.subList(from, Math.min(operations.size(), from + SEED_BATCH));
+    List<BatchOperations.Operation> batch = operations.subList(from, Math.min(operations.size(), from + SEED_BATCH));
     RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setURI(InternalEndpoint.RECORD_BATCH.path())
         .setTimeout(REQUEST_TIMEOUT.toMillis());
     client.request(request)
-        .compose(sending -> sending.send(RecordBatchCodec.encodeOperations(batch)))
+        .compose(sending -> sending.send(BatchOperations.encode(batch)))
         .compose(response -> response.body().map(body -> {
           if (response.statusCode() != 200) {
             throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + body);
           }
-          for (RecordBatchCodec.Answer answer : RecordBatchCodec.decodeAnswers(body)) {
+          for (BatchAnswers.Answer answer : BatchAnswers.decode(body)) {
             if (answer.failure() != null) {
               throw new IllegalStateException(url + " did not store a seeded record: " + answer.failure());
             }

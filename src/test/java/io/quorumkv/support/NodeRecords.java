@@ -2,11 +2,17 @@ package io.quorumkv.support;
 
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.range.RangeProtocol;
+import io.quorumkv.storage.RangeEntry;
+import io.quorumkv.storage.Record;
+import io.quorumkv.wire.Frame;
+import io.quorumkv.wire.FrameReader;
+import io.vertx.core.buffer.Buffer;
 
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,9 +25,6 @@ public final class NodeRecords {
   public record Held(long version, boolean tombstone, int replicas, String value) {
   }
 
-  private static final byte RECORD = 1;
-  private static final byte END = 2;
-
   private NodeRecords() {
   }
 
@@ -31,40 +34,31 @@ public final class NodeRecords {
     if (response.statusCode() != 200) {
       throw new AssertionError("internal range answered " + response.statusCode() + ": " + Http.text(response));
     }
-    ByteBuffer frames = ByteBuffer.wrap(response.body());
+    List<Frame> frames = new ArrayList<>();
+    FrameReader.of(Integer.MAX_VALUE, frames::add, malformed -> {
+      throw new AssertionError("internal range: " + malformed);
+    }).handle(Buffer.buffer(response.body()));
     Map<String, Held> records = new HashMap<>();
-    while (frames.hasRemaining()) {
-      byte kind = frames.get();
-      int length = frames.getInt();
-      if (kind == END) {
-        long sent = frames.getLong();
-        if (sent != records.size() || frames.hasRemaining()) {
+    for (Frame frame : frames) {
+      if (frame.kind() == Frame.Kind.END) {
+        long sent = RangeProtocol.decodeEnd(frame.payload());
+        if (sent != records.size() || frame != frames.get(frames.size() - 1)) {
           throw new AssertionError("internal range: end frame says " + sent + " records, " + records.size() + " read");
         }
         return records;
       }
-      if (kind != RECORD) {
-        throw new AssertionError("internal range: frame of kind " + kind);
+      if (frame.kind() != Frame.Kind.RECORD) {
+        throw new AssertionError("internal range: frame of kind " + frame.kind());
       }
-      int payloadEnd = frames.position() + length;
-      String key = string(frames, frames.getInt());
-      long version = frames.getLong();
-      boolean tombstone = frames.get() != 0;
-      frames.getLong(); // expires at: this test's keys never expire
-      int replicas = Short.toUnsignedInt(frames.getShort());
-      String value = string(frames, frames.getInt());
-      if (frames.position() != payloadEnd) {
-        throw new AssertionError("internal range: record frame of " + length + " bytes read as " + (frames.position()
-            - payloadEnd + length));
-      }
-      records.put(key, new Held(version, tombstone, replicas, value));
+      RangeEntry entry = RangeProtocol.decodeRecord(frame.payload());
+      Record record = entry.record();
+      records.put(string(entry.key()), new Held(record.version(), record.tombstone(), record.replicas(),
+          string(record.value())));
     }
     throw new AssertionError("internal range ended without its end frame after " + records.size() + " records");
   }
 
-  private static String string(ByteBuffer buffer, int length) {
-    byte[] bytes = new byte[length];
-    buffer.get(bytes);
+  private static String string(byte[] bytes) {
     return new String(bytes, StandardCharsets.UTF_8);
   }
 }
