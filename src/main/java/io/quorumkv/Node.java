@@ -29,6 +29,7 @@ import io.quorumkv.replication.KeyLocks;
 import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.GroupedStorage;
+import io.quorumkv.storage.LoopWrites;
 import io.quorumkv.storage.OpenedStorage;
 import io.quorumkv.storage.PurgeSweep;
 import io.quorumkv.storage.StorageService;
@@ -98,7 +99,9 @@ public final class Node {
     this.peerCertificates = bootstrap.peers();
     this.recordings = new JfrRecordings(config.dataDir().resolve("recordings"));
     this.storage = new StorageService(opened.store(), executor,
-        new GroupedStorage(vertx, opened.store(), executor, config.storage().workers()), wallClock, metrics);
+        new GroupedStorage(vertx, opened.store(), executor, config.storage().workers(),
+            new LoopWrites(Boolean.parseBoolean(System.getProperty("quorumkv.loopWrites", "true")), metrics)),
+        wallClock, metrics);
     // Empty until the topology is agreed; every record change keeps them current from then on.
     this.trees = new PeerTrees(config.url(), config.cluster());
     opened.records().onChange(trees);

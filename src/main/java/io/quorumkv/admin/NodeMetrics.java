@@ -50,6 +50,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
@@ -80,6 +81,9 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Counter notEnoughReplicas;
   private final Map<ApiTokens.Refusal, Counter> authRefusals = new EnumMap<>(ApiTokens.Refusal.class);
   private final Counter writesSuperseded;
+  private final Timer loopWriteTime;
+  private final Counter loopWritesApplied;
+  private final Counter loopWritesHandedOff;
   private final HttpRequestMetrics requests;
   /** Brings the per-peer series in step with the current peers; nothing until {@link #bind}. */
   private volatile Runnable followPeers = () -> { };
@@ -116,6 +120,17 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     writesSuperseded = Counter.builder("quorumkv_writes_superseded")
         .description("write attempts refused by replicas holding a newer record, written again above it")
         .register(registry);
+    loopWriteTime = Timer.builder("quorumkv_storage_loop_write_seconds")
+        .description("time an event loop spent trying to apply a group of writes itself, without a worker")
+        .publishPercentiles(0.5, 0.99, 0.999).publishPercentileHistogram().register(registry);
+    loopWritesApplied = loopWrites("applied");
+    loopWritesHandedOff = loopWrites("handed_off");
+  }
+
+  private Counter loopWrites(String outcome) {
+    return Counter.builder("quorumkv_storage_loop_writes").tag("outcome", outcome)
+        .description("single-key writes an event loop applied itself, or tried and handed to a worker")
+        .register(registry);
   }
 
   /**
@@ -145,6 +160,12 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   public <T> Future<T> timeStorage(String operation, Future<T> pending) {
     Timer.Sample sample = Timer.start(registry);
     return pending.andThen(done -> sample.stop(storageTimer(operation)));
+  }
+
+  @Override
+  public void loopWrite(int writes, long nanos, boolean applied) {
+    loopWriteTime.record(nanos, TimeUnit.NANOSECONDS);
+    (applied ? loopWritesApplied : loopWritesHandedOff).increment(writes);
   }
 
   private Timer storageTimer(String operation) {

@@ -40,16 +40,18 @@ public final class GroupedStorage {
   private final Vertx vertx;
   private final Store store;
   private final StorageExecutor executor;
+  private final LoopWrites loopWrites;
   private final Lane[] lanes;
   private final AtomicInteger lanesGiven = new AtomicInteger();
   /** Requests added to a lane and not yet taken by a worker. */
   private final AtomicInteger waiting = new AtomicInteger();
   private final ThreadLocal<Lane> callerLane;
 
-  public GroupedStorage(Vertx vertx, Store store, StorageExecutor executor, int lanes) {
+  public GroupedStorage(Vertx vertx, Store store, StorageExecutor executor, int lanes, LoopWrites loopWrites) {
     this.vertx = vertx;
     this.store = store;
     this.executor = executor;
+    this.loopWrites = loopWrites;
     this.lanes = new Lane[lanes];
     Arrays.setAll(this.lanes, i -> new Lane());
     this.callerLane = ThreadLocal.withInitial(() -> this.lanes[Math.floorMod(lanesGiven.getAndIncrement(), lanes)]);
@@ -128,7 +130,53 @@ public final class GroupedStorage {
 
     private void atTurnEnd() {
       turnEndDeferred.set(false);
+      if (loopWrites.enabled()) {
+        writeOnLoop();
+      }
       queueDrainIfRoom();
+    }
+
+    /**
+     * Applies the small writes at the head of the queue here, on the event loop that asked for
+     * them, when the store can do so without waiting ({@link Store#tryApplyAll}): no hand-off to a
+     * worker and back. What it cannot apply goes back to the queue for a worker.
+     */
+    private void writeOnLoop() {
+      List<Pending<Record>> applies = new ArrayList<>();
+      int bytes = 0;
+      Pending<?> head;
+      while (applies.size() < MAX_GROUP && (head = queue.peek()) != null && head.record() != null
+          && (bytes += sizeOf(head)) <= LoopWrites.MAX_GROUP_BYTES) {
+        Pending<?> taken = queue.poll(); // a worker's drain may have taken the head meanwhile
+        if (taken == null) {
+          break;
+        }
+        waiting.decrementAndGet();
+        if (taken.record() == null) {
+          putBack(List.of(taken));
+          break;
+        }
+        applies.add(uncheckedCast(taken));
+      }
+      if (applies.isEmpty()) {
+        return;
+      }
+      long start = System.nanoTime();
+      List<Record> kept = store.tryApplyAll(applies.stream().map(Pending::key).toList(),
+          applies.stream().map(Pending::record).toList());
+      loopWrites.observe(applies.size(), System.nanoTime() - start, kept != null);
+      if (kept == null) {
+        putBack(applies);
+        return;
+      }
+      answer(applies, i -> applies.get(i).promise().tryComplete(kept.get(i)));
+    }
+
+    private void putBack(List<? extends Pending<?>> requests) {
+      for (Pending<?> request : requests) {
+        waiting.incrementAndGet();
+        queue.add(request);
+      }
     }
 
     /**
@@ -178,6 +226,16 @@ public final class GroupedStorage {
       }
     }
 
+    private static int sizeOf(Pending<?> apply) {
+      byte[] value = apply.record().value();
+      return apply.key().length + (value == null ? 0 : value.length);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Pending<Record> uncheckedCast(Pending<?> request) {
+      return (Pending<Record>) request;
+    }
+
     @SuppressWarnings("unchecked")
     private static void sort(Pending<?> request, List<Pending<Record>> gets, List<Pending<Record>> applies) {
       if (request.record() == null) {
@@ -217,9 +275,11 @@ public final class GroupedStorage {
           && group.stream().allMatch(pending -> pending.promise().context().executor() == first.executor());
       if (!oneLoop) {
         completeAll(group, complete);
-        return;
+      } else if (first.nettyEventLoop().inEventLoop()) {
+        first.dispatch(() -> completeAll(group, complete));
+      } else {
+        first.runOnContext(ignored -> completeAll(group, complete));
       }
-      first.runOnContext(ignored -> completeAll(group, complete));
     }
 
     private static void completeAll(List<? extends Pending<?>> group, IntConsumer complete) {

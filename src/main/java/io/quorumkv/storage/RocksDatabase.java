@@ -72,6 +72,7 @@ public final class RocksDatabase implements AutoCloseable {
   private final RocksDB db;
   private final List<ColumnFamilyHandle> families;
   private final WriteOptions writeOptions;
+  private final WriteOptions noSlowdownWriteOptions;
   private final Statistics statistics;
   private final LRUCache blockCache;
   private final long blockCacheCapacity;
@@ -148,6 +149,7 @@ public final class RocksDatabase implements AutoCloseable {
     }
     this.families = List.copyOf(handles);
     this.writeOptions = track(new WriteOptions());
+    this.noSlowdownWriteOptions = track(new WriteOptions().setNoSlowdown(true));
   }
 
   /** Opens (creating if needed) the database in {@code dir}. Blocking. */
@@ -263,6 +265,11 @@ public final class RocksDatabase implements AutoCloseable {
   /** The write options every store writes with (write-ahead log on, no fsync per write). */
   public WriteOptions writeOptions() {
     return writeOptions;
+  }
+
+  /** {@link #writeOptions} for a write that must not wait: a stall answers {@code Incomplete} instead. */
+  WriteOptions noSlowdownWriteOptions() {
+    return noSlowdownWriteOptions;
   }
 
   /** Engine figures worth watching (memtable and block cache bytes, compaction backlog, cache hits...), by name. */

@@ -7,6 +7,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
 
 import java.nio.ByteBuffer;
 import java.time.InstantSource;
@@ -172,44 +173,89 @@ public final class RocksStore implements Store {
    */
   @Override
   public List<Record> applyAll(List<byte[]> keys, List<Record> incoming) {
-    int[] stripeIndexes = keys.stream().mapToInt(RocksStore::stripeIndexOf).sorted().distinct().toArray();
+    int[] stripeIndexes = stripeIndexesOf(keys);
     return call("write", db -> {
       for (int index : stripeIndexes) {
         stripes[index].lock();
       }
-      try (WriteBatch batch = new WriteBatch()) {
-        List<byte[]> stored = storedRecordsOf(db, keys);
-        Map<ByteBuffer, Record> latest = new HashMap<>();
-        List<Record> kept = new ArrayList<>(keys.size());
-        List<Change> changes = new ArrayList<>();
-        long now = writeClock.beginWrite(stripeIndexes);
-        for (int i = 0; i < keys.size(); i++) {
-          byte[] key = keys.get(i);
-          ByteBuffer wrapped = ByteBuffer.wrap(key);
-          Record current = latest.containsKey(wrapped) ? latest.get(wrapped)
-              : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
-          Record merged = Record.merge(current, incoming.get(i));
-          if (merged != current) {
-            latest.put(wrapped, merged);
-            batch.put(records, key, RecordCodec.encode(merged));
-            batch.put(index, RecordIndex.keyOf(key), RecordIndex.valueOf(key, merged, now));
-            changes.add(new Change(key, current, merged));
-          }
-          kept.add(merged);
-        }
-        if (batch.count() > 0) {
-          db.write(database.writeOptions(), batch);
-          database.diskAlarm().clear();
-          changes.forEach(change -> listener.changed(change.key(), change.before(), change.after()));
-        }
-        return kept;
+      try {
+        return write(db, keys, storedRecordsOf(db, keys), incoming, stripeIndexes, database.writeOptions());
       } finally {
-        writeClock.endWrite(stripeIndexes);
-        for (int index : stripeIndexes) {
-          stripes[index].unlock();
-        }
+        unlock(stripeIndexes, stripeIndexes.length);
       }
     });
+  }
+
+  /**
+   * {@link #applyAll} where nothing has to wait: null, with nothing written, where it would wait
+   * for a key's lock, the disk (a stored record only the files hold) or a write stall (RocksDB's
+   * {@code no_slowdown} answers {@code Incomplete} instead of stalling).
+   */
+  @Override
+  public List<Record> tryApplyAll(List<byte[]> keys, List<Record> incoming) {
+    int[] stripeIndexes = stripeIndexesOf(keys);
+    return database.tryCall(db -> {
+      if (closed) {
+        return null;
+      }
+      int locked = 0;
+      try {
+        while (locked < stripeIndexes.length && stripes[stripeIndexes[locked]].tryLock()) {
+          locked++;
+        }
+        return locked < stripeIndexes.length ? null
+            : write(db, keys, storedInMemoryOf(db, keys), incoming, stripeIndexes, database.noSlowdownWriteOptions());
+      } finally {
+        unlock(stripeIndexes, locked);
+      }
+    }, null);
+  }
+
+  private static int[] stripeIndexesOf(List<byte[]> keys) {
+    int[] indexes = new int[keys.size()];
+    for (int i = 0; i < indexes.length; i++) {
+      indexes[i] = stripeIndexOf(keys.get(i));
+    }
+    return Arrays.stream(indexes).sorted().distinct().toArray();
+  }
+
+  private void unlock(int[] stripeIndexes, int locked) {
+    for (int i = 0; i < locked; i++) {
+      stripes[stripeIndexes[i]].unlock();
+    }
+  }
+
+  /** Merges and writes, called under the keys' stripes; {@code stored} holds each key's encoded record or null. */
+  private List<Record> write(RocksDB db, List<byte[]> keys, List<byte[]> stored, List<Record> incoming,
+                             int[] stripeIndexes, WriteOptions options) throws RocksDBException {
+    try (WriteBatch batch = new WriteBatch()) {
+      Map<ByteBuffer, Record> latest = new HashMap<>();
+      List<Record> kept = new ArrayList<>(keys.size());
+      List<Change> changes = new ArrayList<>();
+      long now = writeClock.beginWrite(stripeIndexes);
+      for (int i = 0; i < keys.size(); i++) {
+        byte[] key = keys.get(i);
+        ByteBuffer wrapped = ByteBuffer.wrap(key);
+        Record current = latest.containsKey(wrapped) ? latest.get(wrapped)
+            : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
+        Record merged = Record.merge(current, incoming.get(i));
+        if (merged != current) {
+          latest.put(wrapped, merged);
+          batch.put(records, key, RecordCodec.encode(merged));
+          batch.put(index, RecordIndex.keyOf(key), RecordIndex.valueOf(key, merged, now));
+          changes.add(new Change(key, current, merged));
+        }
+        kept.add(merged);
+      }
+      if (batch.count() > 0) {
+        db.write(options, batch);
+        database.diskAlarm().clear();
+        changes.forEach(change -> listener.changed(change.key(), change.before(), change.after()));
+      }
+      return kept;
+    } finally {
+      writeClock.endWrite(stripeIndexes);
+    }
   }
 
   /** The clock of this store's stored-at times, which anti-entropy exchanges take their start from. */
@@ -242,6 +288,23 @@ public final class RocksStore implements Store {
     for (boolean wasRead : read) {
       stored.add(wasRead ? found.get(next++) : null);
     }
+    return stored;
+  }
+
+  /**
+   * {@link #storedRecordsOf} from memory alone: a read that would touch a file throws
+   * ({@code Incomplete}). One get each, since a multi-get reports such a key as absent.
+   */
+  private List<byte[]> storedInMemoryOf(RocksDB db, List<byte[]> keys) throws RocksDBException {
+    List<byte[]> stored = new ArrayList<>(keys.size());
+    int read = 0;
+    for (byte[] key : keys) {
+      boolean maybeStored = !storedKeys.addIfNew(key);
+      stored.add(maybeStored ? db.get(records, memoryOnly, key) : null);
+      read += maybeStored ? 1 : 0;
+    }
+    keysReadBeforeWriting.add(read);
+    newKeysWritten.add(keys.size() - read);
     return stored;
   }
 

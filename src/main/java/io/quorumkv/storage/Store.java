@@ -6,7 +6,7 @@ import java.util.function.BiPredicate;
 
 /**
  * A replica's local records, blocking: only storage workers call it, never an event loop
- * (except {@link #getCached}).
+ * (except {@link #getCached} and {@link #tryApplyAll}).
  * Keys are raw bytes ordered bytewise (so UTF-8 ids sort as their bytes). Layers (test faults,
  * counters) wrap it; {@link RocksStore} is the engine.
  */
@@ -48,6 +48,15 @@ public interface Store extends AutoCloseable {
       kept.add(apply(keys.get(i), records.get(i)));
     }
     return kept;
+  }
+
+  /**
+   * {@link #applyAll} if it can be done without waiting for a lock, the disk or a write stall;
+   * null, with nothing written, otherwise. The one write an event loop may make. The default never
+   * can, so a layer that holds or fails writes sees every write in {@link #applyAll}.
+   */
+  default List<Record> tryApplyAll(List<byte[]> keys, List<Record> records) {
+    return null;
   }
 
   /** A cursor over {@code start <= key < end}; {@code end} null for no upper bound. */

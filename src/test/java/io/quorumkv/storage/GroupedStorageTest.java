@@ -41,7 +41,7 @@ class GroupedStorageTest {
    */
   @Test
   void whatOneEventLoopTurnAsksForIsOneGroupQueuedWhenTheTurnEnds() throws Exception {
-    GroupedStorage grouped = new GroupedStorage(vertx, countingStore(), new ImmediateExecutor(), 4);
+    GroupedStorage grouped = new GroupedStorage(vertx, countingStore(), new ImmediateExecutor(), 4, LoopWrites.off());
     CompletableFuture<List<String>> storeCallsDuringTheTurn = new CompletableFuture<>();
     CompletableFuture<List<Future<?>>> asked = new CompletableFuture<>();
     vertx.runOnContext(ignored -> {
@@ -64,7 +64,7 @@ class GroupedStorageTest {
 
   @Test
   void offAnEventLoopADrainIsQueuedAtOnce() throws Exception {
-    GroupedStorage grouped = new GroupedStorage(vertx, countingStore(), new ImmediateExecutor(), 4);
+    GroupedStorage grouped = new GroupedStorage(vertx, countingStore(), new ImmediateExecutor(), 4, LoopWrites.off());
 
     Future<Record> answer = grouped.get("key".getBytes(StandardCharsets.UTF_8));
 
@@ -82,7 +82,7 @@ class GroupedStorageTest {
   @Test
   void theNextTurnsRequestsDoNotWaitForTheLanesRunningDrain() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    GroupedStorage grouped = new GroupedStorage(vertx, blockingStore(release), new ThreadPerTask(), 2);
+    GroupedStorage grouped = new GroupedStorage(vertx, blockingStore(release), new ThreadPerTask(), 2, LoopWrites.off());
     Context loop = vertx.getOrCreateContext();
 
     Future<Record> blocked = onLoop(loop, () -> grouped.apply(BLOCKED, Record.tombstone(1)));
@@ -102,7 +102,7 @@ class GroupedStorageTest {
   void aLaneQueuesNoMoreDrainsThanThereAreLanes() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     ThreadPerTask executor = new ThreadPerTask();
-    GroupedStorage grouped = new GroupedStorage(vertx, blockingStore(release), executor, 2);
+    GroupedStorage grouped = new GroupedStorage(vertx, blockingStore(release), executor, 2, LoopWrites.off());
     Context loop = vertx.getOrCreateContext();
 
     Future<Record> first = onLoop(loop, () -> grouped.apply(BLOCKED, Record.tombstone(1)));

@@ -60,7 +60,7 @@ class LoopTurnReadTest {
         return pending;
       }
     };
-    storage = new StorageService(store, onWorkers, new GroupedStorage(vertx, store, onWorkers, 2),
+    storage = new StorageService(store, onWorkers, new GroupedStorage(vertx, store, onWorkers, 2, LoopWrites.off()),
         InstantSource.system(), untimed);
     return store;
   }

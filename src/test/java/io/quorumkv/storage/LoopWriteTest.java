@@ -1,0 +1,182 @@
+package io.quorumkv.storage;
+
+import io.quorumkv.config.StorageConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Writes applied on the event loop that asked for them: {@link RocksStore#tryApplyAll} writes only
+ * what needs no wait, and {@link GroupedStorage} hands the rest to a worker.
+ */
+class LoopWriteTest {
+  private static final int RECORDS = 20_000;
+
+  @TempDir
+  Path dir;
+  private final Vertx vertx = Vertx.vertx();
+
+  @AfterEach
+  void close() {
+    vertx.close().await();
+  }
+
+  @Test
+  void aWriteOverARecordInMemoryMergesAsAWorkersWriteDoes() {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
+      store.apply(bytes("k"), Record.live(5, bytes("five"), Record.NEVER));
+
+      List<Record> kept = store.tryApplyAll(List.of(bytes("k"), bytes("k"), bytes("new")), List.of(
+          Record.live(3, bytes("older"), Record.NEVER), Record.live(9, bytes("nine"), Record.NEVER),
+          Record.tombstone(2)));
+
+      assertEquals(List.of(5L, 9L, 2L), kept.stream().map(Record::version).toList());
+      assertArrayEquals(bytes("nine"), store.get(bytes("k")).value());
+      assertTrue(store.get(bytes("new")).tombstone());
+    }
+  }
+
+  @Test
+  void aWriteOverARecordOnlyTheFilesHoldIsRefusedWithNothingWritten() {
+    StorageConfig noRowCache = withRowCache(0);
+    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+      fill(new RocksStore(database));
+    }
+    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+      RocksStore store = new RocksStore(database);
+      byte[] key = keyOf(RECORDS / 2);
+
+      assertNull(store.tryApplyAll(List.of(key), List.of(Record.live(1, bytes("older"), Record.NEVER))),
+          "comparing versions would read the disk");
+      assertEquals(RECORDS / 2 + 1, store.get(key).version(), "the older write was not stored");
+      assertEquals(List.of(RECORDS / 2 + 1L), store.tryApplyAll(List.of(key),
+          List.of(Record.live(1, bytes("older"), Record.NEVER))).stream().map(Record::version).toList(),
+          "once the block is cached, the loop can tell the stored record wins");
+    }
+  }
+
+  @Test
+  void aWriteWhoseKeyIsLockedIsRefused() throws Exception {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
+      CountDownLatch paused = new CountDownLatch(1);
+      CountDownLatch resume = new CountDownLatch(1);
+      Thread pauser = new Thread(() -> store.whileWritesPaused(() -> {
+        paused.countDown();
+        await(resume);
+      }));
+      pauser.start();
+      assertTrue(paused.await(10, TimeUnit.SECONDS));
+
+      assertNull(store.tryApplyAll(List.of(bytes("k")), List.of(Record.tombstone(1))));
+      resume.countDown();
+      pauser.join(10_000);
+      assertNull(store.get(bytes("k")), "nothing was written");
+    }
+  }
+
+  @Test
+  void theEventLoopAppliesWhatNeedsNoWaitAndAWorkerTheRest() throws Exception {
+    StorageConfig noRowCache = withRowCache(0);
+    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+      fill(new RocksStore(database));
+    }
+    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+      RocksStore store = new RocksStore(database);
+      CountingExecutor workers = new CountingExecutor();
+      List<String> tries = new ArrayList<>();
+      StorageObserver observer = new StorageObserver() {
+        @Override
+        public <T> Future<T> timeStorage(String operation, Future<T> pending) {
+          return pending;
+        }
+
+        @Override
+        public void loopWrite(int writes, long nanos, boolean applied) {
+          tries.add(writes + (applied ? " applied" : " handed off"));
+        }
+      };
+      GroupedStorage grouped = new GroupedStorage(vertx, store, workers, 2, new LoopWrites(true, observer));
+
+      assertEquals(7, applyOnLoop(grouped, bytes("never written"), Record.live(7, bytes("v"), Record.NEVER)).version());
+      assertEquals(0, workers.submitted.get(), "a new key was written on the loop");
+      assertEquals(6, applyOnLoop(grouped, keyOf(5), Record.live(1, bytes("older"), Record.NEVER)).version());
+      assertEquals(1, workers.submitted.get(), "a key only the files hold went to a worker");
+      assertEquals(List.of("1 applied", "1 handed off"), tries);
+    }
+  }
+
+  private Record applyOnLoop(GroupedStorage grouped, byte[] key, Record record) throws Exception {
+    CompletableFuture<Future<Record>> asked = new CompletableFuture<>();
+    vertx.runOnContext(ignored -> asked.complete(grouped.apply(key, record)));
+    return asked.get(10, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+  }
+
+  private static final class CountingExecutor implements StorageExecutor {
+    final AtomicInteger submitted = new AtomicInteger();
+
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+      submitted.incrementAndGet();
+      try {
+        return Future.succeededFuture(task.call());
+      } catch (Exception e) {
+        return Future.failedFuture(e);
+      }
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void fill(RocksStore store) {
+    List<byte[]> keys = new ArrayList<>();
+    List<Record> records = new ArrayList<>();
+    for (int i = 0; i < RECORDS; i++) {
+      keys.add(keyOf(i));
+      records.add(Record.live(i + 1, bytes("value of record " + i + " ".repeat(80)), Record.NEVER));
+      if (keys.size() == 1000) {
+        store.applyAll(keys, records);
+        keys.clear();
+        records.clear();
+      }
+    }
+  }
+
+  private static StorageConfig withRowCache(long bytes) {
+    StorageConfig d = StorageConfig.defaults();
+    return new StorageConfig(d.workers(), d.blockCacheBytes(), bytes, d.writeBufferBytes(), d.sweepIntervalMs(),
+        d.purgeGraceMs(), d.newKeyFilterKeys());
+  }
+
+  private static byte[] keyOf(int i) {
+    return bytes(String.format("key%08d", i));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
