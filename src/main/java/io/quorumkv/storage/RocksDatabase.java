@@ -134,6 +134,12 @@ public final class RocksDatabase implements AutoCloseable {
         .setMemTableConfig(new VectorMemTableConfig())
         .setCompactionStyle(CompactionStyle.UNIVERSAL)
         .setCompressionType(CompressionType.NO_COMPRESSION));
+    if ("none".equals(System.getProperty("quorumkv.flushCompression"))) {
+      // Flushes and the first compactions write uncompressed; only the levels below are compressed.
+      familyOptions.setCompressionPerLevel(List.of(CompressionType.NO_COMPRESSION, CompressionType.NO_COMPRESSION,
+          CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION,
+          CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION));
+    }
     // A vector memtable takes no concurrent inserts; group commit leaves one writer at a time anyway.
     dbOptions.setAllowConcurrentMemtableWrite(false);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
