@@ -122,7 +122,8 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
         .register(registry);
     loopWriteTime = Timer.builder("quorumkv_storage_loop_write_seconds")
         .description("time an event loop spent trying to apply a group of writes itself, without a worker")
-        .publishPercentiles(0.5, 0.99, 0.999).publishPercentileHistogram().register(registry);
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
+        .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
     loopWritesApplied = loopWrites("applied");
     loopWritesHandedOff = loopWrites("handed_off");
   }
