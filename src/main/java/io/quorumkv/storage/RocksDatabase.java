@@ -102,7 +102,7 @@ public final class RocksDatabase implements AutoCloseable {
     ColumnFamilyOptions familyOptions = track(new ColumnFamilyOptions()
         .setTableFormatConfig(table)
         .setWriteBufferSize(config.writeBufferBytes())
-        .setMaxWriteBufferNumber(2));
+        .setMaxWriteBufferNumber(Integer.getInteger("quorumkv.maxWriteBuffers", 2)));
     // The meta family sees a few bytes every couple of seconds and would never flush on its
     // own, pinning every WAL file; past this size RocksDB flushes it so old WAL files go.
     DBOptions dbOptions = track(new DBOptions()
