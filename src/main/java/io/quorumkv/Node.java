@@ -100,7 +100,7 @@ public final class Node {
     this.recordings = new JfrRecordings(config.dataDir().resolve("recordings"));
     this.storage = new StorageService(opened.store(), executor,
         new GroupedStorage(vertx, opened.store(), executor, config.storage().workers(),
-            new LoopWrites(Boolean.parseBoolean(System.getProperty("quorumkv.loopWrites", "true")), metrics)),
+            new LoopWrites(config.storage().writesOnLoop(), metrics)),
         wallClock, metrics);
     // Empty until the topology is agreed; every record change keeps them current from then on.
     this.trees = new PeerTrees(config.url(), config.cluster());

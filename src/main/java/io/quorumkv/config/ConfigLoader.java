@@ -149,7 +149,8 @@ public final class ConfigLoader {
         section.positiveLong("writeBufferBytes", d.writeBufferBytes()),
         section.positiveLong("sweepIntervalMs", d.sweepIntervalMs()),
         section.nonNegativeLong("purgeGraceMs", d.purgeGraceMs()),
-        section.nonNegativeLong("newKeyFilterKeys", d.newKeyFilterKeys(), MAX_NEW_KEY_FILTER_KEYS));
+        section.nonNegativeLong("newKeyFilterKeys", d.newKeyFilterKeys(), MAX_NEW_KEY_FILTER_KEYS),
+        section.bool("writesOnLoop", d.writesOnLoop()));
   }
 
   private static AntiEntropyConfig antiEntropy(JsonSection section) {

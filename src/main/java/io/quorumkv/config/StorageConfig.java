@@ -11,9 +11,11 @@ package io.quorumkv.config;
  * @param purgeGraceMs     how long tombstones and expired records stay on disk before the sweep drops them
  * @param newKeyFilterKeys how many keys the filter of stored keys is sized for (about 1.2 bytes a key, off the heap),
  *                         which lets a write of a key never stored skip the read before it; 0 for none
+ * @param writesOnLoop     whether a small write that needs no wait (no lock held, its key's record in
+ *                         memory, no write stall) is applied on the event loop that asked for it
  */
 public record StorageConfig(int workers, long blockCacheBytes, long rowCacheBytes, long writeBufferBytes,
-                            long sweepIntervalMs, long purgeGraceMs, long newKeyFilterKeys) {
+                            long sweepIntervalMs, long purgeGraceMs, long newKeyFilterKeys, boolean writesOnLoop) {
 
   public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
   public static final long DEFAULT_ROW_CACHE_BYTES = 64L << 20;
@@ -32,6 +34,12 @@ public record StorageConfig(int workers, long blockCacheBytes, long rowCacheByte
 
   public static StorageConfig defaults() {
     return new StorageConfig(defaultWorkers(), DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES,
-        DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS, DEFAULT_NEW_KEY_FILTER_KEYS);
+        DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS, DEFAULT_NEW_KEY_FILTER_KEYS, true);
+  }
+
+  /** These settings with a row cache of {@code bytes} (0 for none). */
+  public StorageConfig withRowCacheBytes(long bytes) {
+    return new StorageConfig(workers, blockCacheBytes, bytes, writeBufferBytes, sweepIntervalMs, purgeGraceMs,
+        newKeyFilterKeys, writesOnLoop);
   }
 }

@@ -102,7 +102,7 @@ public final class RocksDatabase implements AutoCloseable {
     ColumnFamilyOptions familyOptions = track(new ColumnFamilyOptions()
         .setTableFormatConfig(table)
         .setWriteBufferSize(config.writeBufferBytes())
-        .setMaxWriteBufferNumber(Integer.getInteger("quorumkv.maxWriteBuffers", 2)));
+        .setMaxWriteBufferNumber(2));
     // The meta family sees a few bytes every couple of seconds and would never flush on its
     // own, pinning every WAL file; past this size RocksDB flushes it so old WAL files go.
     DBOptions dbOptions = track(new DBOptions()
@@ -134,12 +134,6 @@ public final class RocksDatabase implements AutoCloseable {
         .setMemTableConfig(new VectorMemTableConfig())
         .setCompactionStyle(CompactionStyle.UNIVERSAL)
         .setCompressionType(CompressionType.NO_COMPRESSION));
-    if ("none".equals(System.getProperty("quorumkv.flushCompression"))) {
-      // Flushes and the first compactions write uncompressed; only the levels below are compressed.
-      familyOptions.setCompressionPerLevel(List.of(CompressionType.NO_COMPRESSION, CompressionType.NO_COMPRESSION,
-          CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION,
-          CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION));
-    }
     // A vector memtable takes no concurrent inserts; group commit leaves one writer at a time anyway.
     dbOptions.setAllowConcurrentMemtableWrite(false);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();

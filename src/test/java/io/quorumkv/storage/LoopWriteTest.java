@@ -17,6 +17,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.quorumkv.storage.MemoryReadTest.RECORDS;
+import static io.quorumkv.storage.MemoryReadTest.bytes;
+import static io.quorumkv.storage.MemoryReadTest.fill;
+import static io.quorumkv.storage.MemoryReadTest.keyOf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,8 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * what needs no wait, and {@link GroupedStorage} hands the rest to a worker.
  */
 class LoopWriteTest {
-  private static final int RECORDS = 20_000;
-
   @TempDir
   Path dir;
   private final Vertx vertx = Vertx.vertx();
@@ -56,7 +58,7 @@ class LoopWriteTest {
 
   @Test
   void aWriteOverARecordOnlyTheFilesHoldIsRefusedWithNothingWritten() {
-    StorageConfig noRowCache = withRowCache(0);
+    StorageConfig noRowCache = StorageConfig.defaults().withRowCacheBytes(0);
     try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
       fill(new RocksStore(database));
     }
@@ -95,7 +97,7 @@ class LoopWriteTest {
 
   @Test
   void theEventLoopAppliesWhatNeedsNoWaitAndAWorkerTheRest() throws Exception {
-    StorageConfig noRowCache = withRowCache(0);
+    StorageConfig noRowCache = StorageConfig.defaults().withRowCacheBytes(0);
     try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
       fill(new RocksStore(database));
     }
@@ -150,33 +152,5 @@ class LoopWriteTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static void fill(RocksStore store) {
-    List<byte[]> keys = new ArrayList<>();
-    List<Record> records = new ArrayList<>();
-    for (int i = 0; i < RECORDS; i++) {
-      keys.add(keyOf(i));
-      records.add(Record.live(i + 1, bytes("value of record " + i + " ".repeat(80)), Record.NEVER));
-      if (keys.size() == 1000) {
-        store.applyAll(keys, records);
-        keys.clear();
-        records.clear();
-      }
-    }
-  }
-
-  private static StorageConfig withRowCache(long bytes) {
-    StorageConfig d = StorageConfig.defaults();
-    return new StorageConfig(d.workers(), d.blockCacheBytes(), bytes, d.writeBufferBytes(), d.sweepIntervalMs(),
-        d.purgeGraceMs(), d.newKeyFilterKeys());
-  }
-
-  private static byte[] keyOf(int i) {
-    return bytes(String.format("key%08d", i));
-  }
-
-  private static byte[] bytes(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
   }
 }

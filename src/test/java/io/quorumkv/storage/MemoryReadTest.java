@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link RocksStore#getCached}: what memory holds is answered, what only the files hold is left to a worker. */
 class MemoryReadTest {
-  private static final int RECORDS = 20_000;
+  static final int RECORDS = 20_000;
 
   @TempDir
   Path dir;
@@ -41,7 +41,7 @@ class MemoryReadTest {
 
   @Test
   void aRecordOnlyTheFilesHoldIsLeftToAWorkerWhichThenFindsIt() {
-    StorageConfig noRowCache = withRowCache(0);
+    StorageConfig noRowCache = StorageConfig.defaults().withRowCacheBytes(0);
     try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
       fill(new RocksStore(database));
     }
@@ -87,7 +87,8 @@ class MemoryReadTest {
     assertNull(CachedRead.UNKNOWN.record());
   }
 
-  private static void fill(RocksStore store) {
+  /** Writes {@link #RECORDS} records, key i at version i + 1, in batches. */
+  static void fill(RocksStore store) {
     List<byte[]> keys = new ArrayList<>();
     List<Record> records = new ArrayList<>();
     for (int i = 0; i < RECORDS; i++) {
@@ -101,13 +102,7 @@ class MemoryReadTest {
     }
   }
 
-  private static StorageConfig withRowCache(long bytes) {
-    StorageConfig d = StorageConfig.defaults();
-    return new StorageConfig(d.workers(), d.blockCacheBytes(), bytes, d.writeBufferBytes(), d.sweepIntervalMs(),
-        d.purgeGraceMs(), d.newKeyFilterKeys());
-  }
-
-  private static byte[] keyOf(int i) {
+  static byte[] keyOf(int i) {
     return bytes(String.format("key%08d", i));
   }
 
@@ -115,7 +110,7 @@ class MemoryReadTest {
     return bytes("value of record " + i + " ".repeat(80));
   }
 
-  private static byte[] bytes(String text) {
+  static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 }
