@@ -34,7 +34,7 @@ public record StorageConfig(int workers, long blockCacheBytes, long rowCacheByte
 
   public static StorageConfig defaults() {
     return new StorageConfig(defaultWorkers(), DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_ROW_CACHE_BYTES,
-        DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS, DEFAULT_NEW_KEY_FILTER_KEYS, true);
+        DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_SWEEP_INTERVAL_MS, DEFAULT_PURGE_GRACE_MS, DEFAULT_NEW_KEY_FILTER_KEYS, false);
   }
 
   /** These settings with a row cache of {@code bytes} (0 for none). */
