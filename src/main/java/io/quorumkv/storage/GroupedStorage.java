@@ -137,19 +137,22 @@ public final class GroupedStorage {
     }
 
     /**
-     * Applies the turn's writes here, on the event loop that asked for them, when they are few and
-     * small and the store can apply them without waiting ({@link Store#tryApplyAll}): no hand-off
-     * to a worker and back. What it cannot apply goes back to the queue for a worker.
+     * Applies the small writes at the head of the queue here, on the event loop that asked for
+     * them, when the store can do so without waiting ({@link Store#tryApplyAll}): no hand-off to a
+     * worker and back. What it cannot apply goes back to the queue for a worker.
      */
     private void writeOnLoop() {
-      if (!holdsFewSmallWrites()) {
-        return;
-      }
-      List<Pending<Record>> applies = new ArrayList<>(LoopWrites.MAX_GROUP_WRITES);
-      Pending<?> taken;
-      while (applies.size() < LoopWrites.MAX_GROUP_WRITES && (taken = queue.poll()) != null) {
+      List<Pending<Record>> applies = new ArrayList<>();
+      int bytes = 0;
+      Pending<?> head;
+      while (applies.size() < MAX_GROUP && (head = queue.peek()) != null && head.record() != null
+          && (bytes += sizeOf(head)) <= LoopWrites.MAX_GROUP_BYTES) {
+        Pending<?> taken = queue.poll(); // a worker's drain may have taken the head meanwhile
+        if (taken == null) {
+          break;
+        }
         waiting.decrementAndGet();
-        if (taken.record() == null) { // a request added by another thread of this lane meanwhile
+        if (taken.record() == null) {
           putBack(List.of(taken));
           break;
         }
@@ -167,19 +170,6 @@ public final class GroupedStorage {
         return;
       }
       answer(applies, i -> applies.get(i).promise().tryComplete(kept.get(i)));
-    }
-
-    /** Whether the lane holds writes only, as few and as small as one try on the loop may take. */
-    private boolean holdsFewSmallWrites() {
-      int writes = 0;
-      int bytes = 0;
-      for (Pending<?> request : queue) {
-        if (request.record() == null || ++writes > LoopWrites.MAX_GROUP_WRITES
-            || (bytes += sizeOf(request)) > LoopWrites.MAX_GROUP_BYTES) {
-          return false;
-        }
-      }
-      return writes > 0;
     }
 
     private void putBack(List<? extends Pending<?>> requests) {

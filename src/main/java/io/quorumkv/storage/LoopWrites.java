@@ -8,11 +8,6 @@ package io.quorumkv.storage;
 public final class LoopWrites {
   /** A group's keys and values at most: a write-ahead-log append of this size takes microseconds. */
   static final int MAX_GROUP_BYTES = 16 * 1024;
-  /**
-   * A group's writes at most: each costs its loop 5 to 10 us of CPU, and a turn that queued more
-   * (a busy loop) sends them all to a worker, where one group commit amortises the hand-off.
-   */
-  static final int MAX_GROUP_WRITES = 4;
 
   private final boolean enabled;
   private final StorageObserver observer;
