@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.quorumkv.storage.MemoryReadTest.RECORDS;
 import static io.quorumkv.storage.MemoryReadTest.bytes;
-import static io.quorumkv.storage.MemoryReadTest.fill;
 import static io.quorumkv.storage.MemoryReadTest.keyOf;
+import static io.quorumkv.storage.MemoryReadTest.withRecordsOnlyInFiles;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -58,11 +58,7 @@ class LoopWriteTest {
 
   @Test
   void aWriteOverARecordOnlyTheFilesHoldIsRefusedWithNothingWritten() {
-    StorageConfig noRowCache = StorageConfig.defaults().withRowCacheBytes(0);
-    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
-      fill(new RocksStore(database));
-    }
-    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+    try (RocksDatabase database = withRecordsOnlyInFiles(dir)) {
       RocksStore store = new RocksStore(database);
       byte[] key = keyOf(RECORDS / 2);
 
@@ -97,11 +93,7 @@ class LoopWriteTest {
 
   @Test
   void theEventLoopAppliesWhatNeedsNoWaitAndAWorkerTheRest() throws Exception {
-    StorageConfig noRowCache = StorageConfig.defaults().withRowCacheBytes(0);
-    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
-      fill(new RocksStore(database));
-    }
-    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+    try (RocksDatabase database = withRecordsOnlyInFiles(dir)) {
       RocksStore store = new RocksStore(database);
       CountingExecutor workers = new CountingExecutor();
       List<String> tries = new ArrayList<>();

@@ -41,12 +41,7 @@ class MemoryReadTest {
 
   @Test
   void aRecordOnlyTheFilesHoldIsLeftToAWorkerWhichThenFindsIt() {
-    StorageConfig noRowCache = StorageConfig.defaults().withRowCacheBytes(0);
-    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
-      fill(new RocksStore(database));
-    }
-    // Reopened: the records are in files (closing flushed the memtables) and no data block is cached.
-    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+    try (RocksDatabase database = withRecordsOnlyInFiles(dir)) {
       RocksStore store = new RocksStore(database);
       byte[] key = keyOf(RECORDS / 2);
       assertSame(CachedRead.UNKNOWN, store.getCached(key), "reading it would touch the disk");
@@ -85,6 +80,18 @@ class MemoryReadTest {
     database.close();
     assertFalse(store.getCached(bytes("k")).known());
     assertNull(CachedRead.UNKNOWN.record());
+  }
+
+  /**
+   * A database in {@code dir} holding {@link #RECORDS} records in its files only: filled, closed
+   * (which flushes the memtables) and opened again with no row cache, so no data block is cached.
+   */
+  static RocksDatabase withRecordsOnlyInFiles(Path dir) {
+    StorageConfig noRowCache = StorageConfig.defaults().withRowCacheBytes(0);
+    try (RocksDatabase database = RocksDatabase.open(dir, noRowCache)) {
+      fill(new RocksStore(database));
+    }
+    return RocksDatabase.open(dir, noRowCache);
   }
 
   /** Writes {@link #RECORDS} records, key i at version i + 1, in batches. */
