@@ -162,14 +162,20 @@ public final class GroupedStorage {
         return;
       }
       long start = System.nanoTime();
-      List<Record> kept = store.tryApplyAll(applies.stream().map(Pending::key).toList(),
-          applies.stream().map(Pending::record).toList());
+      List<Record> kept;
+      try {
+        kept = store.tryApplyAll(applies.stream().map(Pending::key).toList(),
+            applies.stream().map(Pending::record).toList());
+      } catch (RuntimeException failed) {
+        kept = null; // a worker applies them again (a merge, so a write already made changes nothing) and answers
+      }
       loopWrites.observe(applies.size(), System.nanoTime() - start, kept != null);
       if (kept == null) {
         putBack(applies);
         return;
       }
-      answer(applies, i -> applies.get(i).promise().tryComplete(kept.get(i)));
+      List<Record> answers = kept;
+      answer(applies, i -> applies.get(i).promise().tryComplete(answers.get(i)));
     }
 
     private void putBack(List<? extends Pending<?>> requests) {
