@@ -1,6 +1,7 @@
 package io.quorumkv.storage;
 
 import io.quorumkv.config.StorageConfig;
+import io.quorumkv.support.DelegatingStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -97,12 +98,7 @@ class LoopWriteTest {
       RocksStore store = new RocksStore(database);
       CountingExecutor workers = new CountingExecutor();
       List<String> tries = new ArrayList<>();
-      StorageObserver observer = new StorageObserver() {
-        @Override
-        public <T> Future<T> timeStorage(String operation, Future<T> pending) {
-          return pending;
-        }
-
+      StorageObserver observer = new UntimedObserver() {
         @Override
         public void loopWrite(int writes, long nanos, boolean applied) {
           tries.add(writes + (applied ? " applied" : " handed off"));
@@ -118,10 +114,38 @@ class LoopWriteTest {
     }
   }
 
+  @Test
+  void aWriteThatFailsOnTheLoopIsAppliedAndAnsweredByAWorker() throws Exception {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore rocks = new RocksStore(database);
+      Store failingOnTheLoop = new DelegatingStore(rocks) {
+        @Override
+        public List<Record> tryApplyAll(List<byte[]> keys, List<Record> records) {
+          rocks.tryApplyAll(keys, records);
+          throw new IllegalStateException("failed after writing");
+        }
+      };
+      CountingExecutor workers = new CountingExecutor();
+      GroupedStorage grouped = new GroupedStorage(vertx, failingOnTheLoop, workers, 2,
+          new LoopWrites(true, new UntimedObserver()));
+
+      assertEquals(4, applyOnLoop(grouped, bytes("k"), Record.live(4, bytes("v"), Record.NEVER)).version());
+      assertEquals(1, workers.submitted.get(), "the worker answered what the loop could not");
+      assertArrayEquals(bytes("v"), rocks.get(bytes("k")).value());
+    }
+  }
+
   private Record applyOnLoop(GroupedStorage grouped, byte[] key, Record record) throws Exception {
     CompletableFuture<Future<Record>> asked = new CompletableFuture<>();
     vertx.runOnContext(ignored -> asked.complete(grouped.apply(key, record)));
     return asked.get(10, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+  }
+
+  private static class UntimedObserver implements StorageObserver {
+    @Override
+    public <T> Future<T> timeStorage(String operation, Future<T> pending) {
+      return pending;
+    }
   }
 
   private static final class CountingExecutor implements StorageExecutor {
