@@ -14,7 +14,7 @@ import java.util.function.Predicate;
  * The node's storage as seen from event loops: every call runs on a storage worker through
  * the {@link StorageExecutor} and answers with a Future on the caller's context, except the first
  * get of an event-loop turn that the engine can answer from memory, which is answered on the
- * caller's thread.
+ * caller's thread, and, with {@link LoopWrites} on, the small writes of a turn that need no wait.
  */
 public final class StorageService {
   private static final int COUNT_STEP_RECORDS = 4096;

@@ -1,5 +1,7 @@
 /**
- * Local storage on RocksDB, only ever called on storage worker threads. {@code OpenedStorage}
+ * Local storage on RocksDB, called on storage worker threads but for the calls that cannot wait
+ * ({@code Store.getCached}, and with {@code storage.writesOnLoop} {@code Store.tryApplyAll},
+ * bounded by {@code LoopWrites}), which event loops make themselves. {@code OpenedStorage}
  * opens the one RocksDB instance ({@code RocksDatabase}: its column families and lifecycle) and the
  * stores on it: {@code RocksStore}, the record engine (read-compare-write by version, group commit,
  * range cursors, purge) behind the {@code Store} interface that test layers wrap, the
