@@ -14,7 +14,7 @@
 # thread group's share of the samples. EVENT is the profiler's clock, cpu (perf events, the
 # default) or itimer: perf events make each thread switch dearer, which at one connection (four
 # switches a PUT) took a PUT to 251 us under the profiler, against 152 us with itimer and 140-180 us
-# unprofiled.
+# unprofiled. NODE_KEYS adds keys to the node's conf, e.g. NODE_KEYS='"storage": {"writesOnLoop": true}'.
 # Its nodes' data lives in a temporary directory deleted at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -29,6 +29,7 @@ EVENT=${EVENT:-cpu}
 PROFILER_VERSION=${PROFILER_VERSION:-4.1}
 PORT=${PORT:-8096}
 HEAP=${HEAP:-128m}
+NODE_KEYS=${NODE_KEYS:-}
 
 # shellcheck source=lib/bench.sh
 source scripts/lib/bench.sh
@@ -59,7 +60,7 @@ node_stop TERM node > /dev/null
 
 for w in "${WORKLOADS[@]}"; do
   cp -r "$work/filled" "$work/$w"
-  start_single node "$PORT" "$work/$w" > /dev/null
+  start_single node "$PORT" "$work/$w" "$NODE_KEYS" > /dev/null
   # Warms the node's JIT, not profiled; at 64 connections, since a few seconds at one leave it compiling.
   load 64 "$w" --duration "${WARMUP}s" --warmup 0s > /dev/null || true # a cold tool may say it fell behind
   profiler "start,event=$EVENT,interval=1ms,threads"
