@@ -32,8 +32,8 @@ public final class RangeProtocol {
     }
     Buffer out = Buffer.buffer(size);
     for (RangeEntry entry : entries) {
-      out.appendBuffer(Frame.header(Frame.Kind.RECORD, 0, payloadSize(entry)));
-      RecordLayout.appendEntry(out, entry.key(), entry.record());
+      RecordLayout.appendEntry(Frame.appendHeader(out, Frame.Kind.RECORD, 0, payloadSize(entry)), entry.key(),
+          entry.record());
     }
     return out;
   }

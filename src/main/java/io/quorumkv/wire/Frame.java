@@ -31,6 +31,7 @@ public record Frame(Kind kind, long id, Buffer payload) {
     /** The end of a range stream: the count of records sent (long). */
     END(4);
 
+    private static final Kind[] ALL = values();
     private final byte code;
 
     Kind(int code) {
@@ -38,7 +39,7 @@ public record Frame(Kind kind, long id, Buffer payload) {
     }
 
     static Kind of(byte code) {
-      for (Kind kind : values()) {
+      for (Kind kind : ALL) {
         if (kind.code == code) {
           return kind;
         }
@@ -61,8 +62,12 @@ public record Frame(Kind kind, long id, Buffer payload) {
   }
 
   public static Buffer header(Kind kind, long id, int payloadLength) {
-    return Buffer.buffer(HEADER_BYTES).appendByte(WireFormat.VERSION).appendByte(kind.code).appendLong(id)
-        .appendInt(payloadLength);
+    return appendHeader(Buffer.buffer(HEADER_BYTES), kind, id, payloadLength);
+  }
+
+  /** A frame's header appended to {@code out}, for frames written one after the other into one buffer. */
+  public static Buffer appendHeader(Buffer out, Kind kind, long id, int payloadLength) {
+    return out.appendByte(WireFormat.VERSION).appendByte(kind.code).appendLong(id).appendInt(payloadLength);
   }
 
   /** The frame as one buffer. */
