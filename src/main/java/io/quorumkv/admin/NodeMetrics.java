@@ -123,6 +123,8 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     loopWriteTime = Timer.builder("quorumkv_storage_loop_write_seconds")
         .description("time an event loop spent trying to apply a group of writes itself, without a worker")
         .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
+        .serviceLevelObjectives(Duration.ofNanos(25_000), Duration.ofNanos(50_000), Duration.ofNanos(100_000),
+            Duration.ofNanos(200_000))
         .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
     loopWritesApplied = loopWrites("applied");
     loopWritesHandedOff = loopWrites("handed_off");

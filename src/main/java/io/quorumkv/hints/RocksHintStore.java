@@ -25,7 +25,7 @@ public final class RocksHintStore implements HintStore {
   @Override
   public void put(Hint hint) {
     database.call("store a hint", db -> {
-      db.put(hints, database.writeOptions(), HintCodec.key(hint.target(), hint.sequence()), HintCodec.value(hint));
+      database.put(db, hints, HintCodec.key(hint.target(), hint.sequence()), HintCodec.value(hint));
       return null;
     });
   }
@@ -66,7 +66,7 @@ public final class RocksHintStore implements HintStore {
         }
         iterator.status();
         if (count > 0) {
-          db.write(database.writeOptions(), batch);
+          database.write(db, batch);
         }
       }
       return count;
@@ -76,7 +76,7 @@ public final class RocksHintStore implements HintStore {
   @Override
   public void delete(NodeUrl target, long sequence) {
     database.call("delete a hint", db -> {
-      db.delete(hints, database.writeOptions(), HintCodec.key(target, sequence));
+      database.delete(db, hints, HintCodec.key(target, sequence));
       return null;
     });
   }

@@ -145,7 +145,7 @@ public final class GroupedStorage {
       List<Pending<Record>> applies = new ArrayList<>();
       int bytes = 0;
       Pending<?> head;
-      while (applies.size() < MAX_GROUP && (head = queue.peek()) != null && head.record() != null
+      while (applies.size() < LoopWrites.MAX_GROUP_WRITES && (head = queue.peek()) != null && head.record() != null
           && (bytes += sizeOf(head)) <= LoopWrites.MAX_GROUP_BYTES) {
         Pending<?> taken = queue.poll(); // a worker's drain may have taken the head meanwhile
         if (taken == null) {

@@ -111,13 +111,13 @@ public final class RecordIndex {
             byte[] key = iterator.key();
             batch.put(index, keyOf(key), valueOf(key, RecordCodec.decode(iterator.value()), now));
             if (++count % REBUILD_BATCH == 0) {
-              db.write(database.writeOptions(), batch);
+              database.write(db, batch);
               batch.close();
               batch = new WriteBatch();
             }
           }
           iterator.status();
-          db.write(database.writeOptions(), batch);
+          database.write(db, batch);
         } finally {
           batch.close();
         }

@@ -22,6 +22,7 @@ import org.rocksdb.StatsLevel;
 import org.rocksdb.Status;
 import org.rocksdb.TickerType;
 import org.rocksdb.VectorMemTableConfig;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -73,6 +75,8 @@ public final class RocksDatabase implements AutoCloseable {
   private final List<ColumnFamilyHandle> families;
   private final WriteOptions writeOptions;
   private final WriteOptions noSlowdownWriteOptions;
+  /** Writes in progress, {@link #tryWrite}'s included. */
+  private final AtomicInteger writesInProgress = new AtomicInteger();
   private final Statistics statistics;
   private final LRUCache blockCache;
   private final long blockCacheCapacity;
@@ -262,14 +266,63 @@ public final class RocksDatabase implements AutoCloseable {
     return families.get(family.ordinal());
   }
 
-  /** The write options every store writes with (write-ahead log on, no fsync per write). */
-  public WriteOptions writeOptions() {
-    return writeOptions;
+  /**
+   * Writes {@code batch} (write-ahead log on, no fsync per write). It may wait: for a stall, and
+   * for the write group ahead of it, which {@link #tryWrite} never joins.
+   */
+  public void write(RocksDB db, WriteBatch batch) throws RocksDBException {
+    try (WriteInProgress ignored = writeInProgress()) {
+      db.write(writeOptions, batch);
+    }
   }
 
-  /** {@link #writeOptions} for a write that must not wait: a stall answers {@code Incomplete} instead. */
-  WriteOptions noSlowdownWriteOptions() {
-    return noSlowdownWriteOptions;
+  /** A write from its start to its end, which a {@link #tryWrite} meanwhile does not join. */
+  interface WriteInProgress extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  WriteInProgress writeInProgress() {
+    writesInProgress.incrementAndGet();
+    return writesInProgress::decrementAndGet;
+  }
+
+  /** {@link #write} of one value. */
+  public void put(RocksDB db, ColumnFamilyHandle family, byte[] key, byte[] value) throws RocksDBException {
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.put(family, key, value);
+      write(db, batch);
+    }
+  }
+
+  /** {@link #write} of one delete. */
+  public void delete(RocksDB db, ColumnFamilyHandle family, byte[] key) throws RocksDBException {
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.delete(family, key);
+      write(db, batch);
+    }
+  }
+
+  /**
+   * Writes {@code batch} only where it waits for nothing: false, with nothing written, while
+   * another write is in progress (RocksDB would queue this one behind that write's group, however
+   * long it takes); {@code Incomplete} from RocksDB ({@code no_slowdown}) instead of a stall.
+   */
+  boolean tryWrite(RocksDB db, WriteBatch batch) throws RocksDBException {
+    if (!writesInProgress.compareAndSet(0, 1)) {
+      return false;
+    }
+    try {
+      db.write(noSlowdownWriteOptions, batch);
+      return true;
+    } finally {
+      writesInProgress.decrementAndGet();
+    }
+  }
+
+  /** Whether a write is in progress, which a {@link #tryWrite} now would not join. */
+  boolean writing() {
+    return writesInProgress.get() > 0;
   }
 
   /** Engine figures worth watching (memtable and block cache bytes, compaction backlog, cache hits...), by name. */

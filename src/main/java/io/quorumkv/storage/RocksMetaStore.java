@@ -26,7 +26,7 @@ public final class RocksMetaStore implements MetaStore {
   @Override
   public void writeLong(String name, long value) {
     database.call("persist " + name, db -> {
-      db.put(meta, database.writeOptions(), keyOf(name), ByteBuffer.allocate(Long.BYTES).putLong(value).array());
+      database.put(db, meta, keyOf(name), ByteBuffer.allocate(Long.BYTES).putLong(value).array());
       return null;
     });
   }
@@ -39,7 +39,7 @@ public final class RocksMetaStore implements MetaStore {
   @Override
   public void write(String name, byte[] value) {
     database.call("persist " + name, db -> {
-      db.put(meta, database.writeOptions(), keyOf(name), value);
+      database.put(db, meta, keyOf(name), value);
       return null;
     });
   }

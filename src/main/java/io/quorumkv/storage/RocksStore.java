@@ -7,7 +7,6 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
 
 import java.nio.ByteBuffer;
 import java.time.InstantSource;
@@ -179,7 +178,7 @@ public final class RocksStore implements Store {
         stripes[index].lock();
       }
       try {
-        return write(db, keys, storedRecordsOf(db, keys), incoming, stripeIndexes, database.writeOptions());
+        return write(db, keys, storedRecordsOf(db, keys), incoming, stripeIndexes, false);
       } finally {
         unlock(stripeIndexes, stripeIndexes.length);
       }
@@ -188,14 +187,15 @@ public final class RocksStore implements Store {
 
   /**
    * {@link #applyAll} where nothing has to wait: null, with nothing written, where it would wait
-   * for a key's lock, the disk (a stored record only the files hold) or a write stall (RocksDB's
+   * for a key's lock, the disk (a stored record only the files hold), another write in progress
+   * (RocksDB would queue it behind that write's group) or a write stall (RocksDB's
    * {@code no_slowdown} answers {@code Incomplete} instead of stalling).
    */
   @Override
   public List<Record> tryApplyAll(List<byte[]> keys, List<Record> incoming) {
     int[] stripeIndexes = stripeIndexesOf(keys);
     return database.tryCall(db -> {
-      if (closed) {
+      if (closed || database.writing()) {
         return null;
       }
       int locked = 0;
@@ -204,7 +204,7 @@ public final class RocksStore implements Store {
           locked++;
         }
         return locked < stripeIndexes.length ? null
-            : write(db, keys, storedInMemoryOf(db, keys), incoming, stripeIndexes, database.noSlowdownWriteOptions());
+            : write(db, keys, storedInMemoryOf(db, keys), incoming, stripeIndexes, true);
       } finally {
         unlock(stripeIndexes, locked);
       }
@@ -225,9 +225,12 @@ public final class RocksStore implements Store {
     }
   }
 
-  /** Merges and writes, called under the keys' stripes; {@code stored} holds each key's encoded record or null. */
+  /**
+   * Merges and writes, called under the keys' stripes; {@code stored} holds each key's encoded
+   * record or null. With {@code mustNotWait}, null where the write would wait (nothing written).
+   */
   private List<Record> write(RocksDB db, List<byte[]> keys, List<byte[]> stored, List<Record> incoming,
-                             int[] stripeIndexes, WriteOptions options) throws RocksDBException {
+                             int[] stripeIndexes, boolean mustNotWait) throws RocksDBException {
     try (WriteBatch batch = new WriteBatch()) {
       Map<ByteBuffer, Record> latest = new HashMap<>();
       List<Record> kept = new ArrayList<>(keys.size());
@@ -248,7 +251,11 @@ public final class RocksStore implements Store {
         kept.add(merged);
       }
       if (batch.count() > 0) {
-        db.write(options, batch);
+        if (!mustNotWait) {
+          database.write(db, batch);
+        } else if (!database.tryWrite(db, batch)) {
+          return null;
+        }
         database.diskAlarm().clear();
         changes.forEach(change -> listener.changed(change.key(), change.before(), change.after()));
       }
@@ -414,7 +421,7 @@ public final class RocksStore implements Store {
       }
       batch.delete(records, key);
       batch.delete(index, indexKey);
-      db.write(database.writeOptions(), batch);
+      database.write(db, batch);
       listener.changed(key, record, null);
       return true;
     } finally {

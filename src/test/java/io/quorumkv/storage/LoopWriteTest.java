@@ -93,6 +93,52 @@ class LoopWriteTest {
   }
 
   @Test
+  void aWriteWhileAnotherIsInProgressIsRefusedRatherThanQueuedBehindIt() {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
+      try (RocksDatabase.WriteInProgress workersWrite = database.writeInProgress()) {
+        assertNull(store.tryApplyAll(List.of(bytes("k")), List.of(Record.tombstone(1))));
+      }
+      assertNull(store.get(bytes("k")), "nothing was written");
+      assertEquals(List.of(1L), store.tryApplyAll(List.of(bytes("k")), List.of(Record.tombstone(1))).stream()
+          .map(Record::version).toList(), "once that write ended, the loop writes");
+    }
+  }
+
+  @Test
+  void aBusyTurnWritesOneSmallGroupOnTheLoopAndHandsTheRestToAWorker() throws Exception {
+    try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
+      CountingExecutor workers = new CountingExecutor();
+      List<String> tries = new ArrayList<>();
+      StorageObserver observer = new UntimedObserver() {
+        @Override
+        public void loopWrite(int writes, long nanos, boolean applied) {
+          tries.add(writes + (applied ? " applied" : " handed off"));
+        }
+      };
+      GroupedStorage grouped = new GroupedStorage(vertx, store, workers, 2, new LoopWrites(true, observer));
+      int writes = LoopWrites.MAX_GROUP_WRITES * 2 + 3;
+
+      CompletableFuture<List<Future<Record>>> asked = new CompletableFuture<>();
+      vertx.runOnContext(ignored -> {
+        List<Future<Record>> answers = new ArrayList<>();
+        for (int i = 0; i < writes; i++) {
+          answers.add(grouped.apply(keyOf(i), Record.live(i + 1, bytes("v"), Record.NEVER)));
+        }
+        asked.complete(answers);
+      });
+      List<Future<Record>> answers = asked.get(10, TimeUnit.SECONDS);
+      for (int i = 0; i < writes; i++) {
+        assertEquals(i + 1, answers.get(i).await(10, TimeUnit.SECONDS).version());
+        assertEquals(i + 1, store.get(keyOf(i)).version());
+      }
+      assertEquals(List.of(LoopWrites.MAX_GROUP_WRITES + " applied"), tries);
+      assertEquals(1, workers.submitted.get(), "one worker's group took the rest of the turn");
+    }
+  }
+
+  @Test
   void theEventLoopAppliesWhatNeedsNoWaitAndAWorkerTheRest() throws Exception {
     try (RocksDatabase database = withRecordsOnlyInFiles(dir)) {
       RocksStore store = new RocksStore(database);
