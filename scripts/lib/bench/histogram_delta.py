@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Quantiles of a Prometheus histogram between two scrapes of a node's /metrics.
 
-  histogram_delta.py BEFORE.txt AFTER.txt METRIC [LABELS]
+  histogram_delta.py BEFORE.txt AFTER.txt METRIC [LABELS] [--over SECONDS]
 
 METRIC is the histogram's name without _bucket (e.g. quorumkv_storage_loop_write_seconds);
 LABELS, if given, is a substring every bucket line must hold (e.g. 'op="apply"'). Prints the
 count of observations between the scrapes and, for p50, p99, p99.9 and p99.99, the upper bound
-of the bucket that holds it (a quantile is never reported lower than it is).
+of the bucket that holds it (a quantile is never reported lower than it is). With --over, also
+how many observations exceeded SECONDS, which must be one of the histogram's bucket bounds.
 """
 import re
 import sys
@@ -27,10 +28,16 @@ def buckets(path, metric, labels):
 
 
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    over = None
+    if '--over' in args:
+        at = args.index('--over')
+        over = float(args[at + 1])
+        del args[at:at + 2]
+    if len(args) < 3:
         sys.exit(__doc__)
-    before_path, after_path, metric = sys.argv[1:4]
-    labels = sys.argv[4] if len(sys.argv) > 4 else ''
+    before_path, after_path, metric = args[:3]
+    labels = args[3] if len(args) > 3 else ''
     before = buckets(before_path, metric, labels)
     after = buckets(after_path, metric, labels)
     if not after:
@@ -45,6 +52,12 @@ def main():
         bound = next(b for b, count in cumulative if count >= quantile * total)
         shown = 'above the largest bucket' if bound == float('inf') else f'<= {bound * 1e6:,.1f} us'
         print(f'  p{quantile * 100:g}: {shown}')
+    if over is not None:
+        bound = next((b for b in bounds if abs(b - over) <= over * 1e-6), None)
+        if bound is None:
+            sys.exit(f'{over} s is not a bucket bound of {metric}')
+        above = total - dict(cumulative)[bound]
+        print(f'  over {over * 1e6:,.0f} us: {int(above)} ({100 * above / total:.3f}%)')
 
 
 if __name__ == '__main__':

@@ -5,6 +5,7 @@
 #
 #   scripts/bench yardstick [OUT_DIR]               # every stage, about 45 min
 #   STAGES=single BEFORE_JAR=old.jar scripts/bench yardstick    # one stage, another build beside
+#   NODE_KEYS='"storage": {"writesOnLoop": true}' STAGES=cluster scripts/bench yardstick   # keys added to every node's conf
 #
 # Stages (STAGES, comma-separated, default single,latency,cluster):
 #   single   wrk -t2 -c64 saturation and 1-connection runs of GET and PUT: quorumkv (and BEFORE_JAR
@@ -32,6 +33,7 @@ WARMUP=${WARMUP:-5}
 CLUSTER_WARMUP=${CLUSTER_WARMUP:-30}
 LATENCY_WARMUP=${LATENCY_WARMUP:-30}
 PREFILL=${PREFILL:-300000}
+NODE_KEYS=${NODE_KEYS:-}
 HEAP=128m
 OUT=${1:-}
 
@@ -53,7 +55,7 @@ stage() { [[ ",$STAGES," == *",$1,"* ]]; }
 
 # qkv_target NAME PORT JAR: a compare.py target that starts a single quorumkv node of JAR.
 qkv_target() {
-  write_conf "$work/$1.json" "$2" "$work/$1-data"
+  write_conf "$work/$1.json" "$2" "$work/$1-data" "$NODE_KEYS"
   echo "name=$1 url=http://127.0.0.1:$2 start='exec java $QKV_JVM -jar $3 --config $work/$1.json'"
 }
 limit_target() { echo "name=limit url=http://127.0.0.1:$LIMIT_PORT prefill=0 start='exec java $REF_JVM -jar $BENCH/limit/target/limit.jar $LIMIT_PORT'"; }
@@ -97,7 +99,7 @@ if stage latency; then
     > "$work/peer.log" 2>&1) &
   peer_pid=$!
   trap 'kill "$peer_pid" 2> /dev/null || true; cleanup_work_dir' EXIT
-  start_single quorumkv "$QKV_PORT" "$work/latency-data" > /dev/null
+  start_single quorumkv "$QKV_PORT" "$work/latency-data" "$NODE_KEYS" > /dev/null
   fill "http://127.0.0.1:$QKV_PORT" "$PREFILL" > /dev/null
   until curl -sf -m 2 "http://127.0.0.1:$PEER_PORT/v0/status" > /dev/null; do sleep 0.2; done
   fill "http://127.0.0.1:$PEER_PORT" "$PREFILL" > /dev/null
@@ -138,7 +140,7 @@ if stage cluster; then
   command -v etcd > /dev/null && command -v etcdctl > /dev/null || {
     echo "the cluster stage compares with a 3-member etcd: apt-get install etcd-server etcd-client" >&2; exit 1; }
   echo "== 3-node cluster at 2/3, a single node at 1/1, 3-member etcd"
-  start_cluster "$work/cluster" 18701 "" "${CLUSTER_PORTS[@]}" > /dev/null
+  start_cluster "$work/cluster" 18701 "$NODE_KEYS" "${CLUSTER_PORTS[@]}" > /dev/null
   RUN_WARMUP=$CLUSTER_WARMUP compare cluster --baseline etcd3 --prefill 200000 \
     -t "name=quorumkv3 url=http://127.0.0.1:${CLUSTER_PORTS[0]}" \
     -t "$(qkv_target single "$SINGLE_PORT" "$NODE_JAR")" \
