@@ -2,6 +2,7 @@ package io.quorumkv;
 
 import io.quorumkv.admin.FlameGraphCommand;
 import io.quorumkv.backup.RestoreCommand;
+import io.quorumkv.config.CommandArguments;
 import io.quorumkv.config.ConfigException;
 import io.quorumkv.config.ConfigLoader;
 import io.quorumkv.config.NodeConfig;
@@ -32,6 +33,10 @@ public final class Main {
   }
 
   public static void main(String[] args) {
+    if (CommandArguments.asksForHelp(java.util.List.of(args))) {
+      System.out.println(USAGE);
+      System.exit(0);
+    }
     if (args.length > 0 && args[0].equals("bench")) {
       System.exit(io.quorumkv.bench.LoadTool.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));
     }

@@ -1,5 +1,6 @@
 package io.quorumkv.admin;
 
+import io.quorumkv.config.CommandArguments;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +17,10 @@ public final class FlameGraphCommand {
 
   /** Writes the page; returns the process's exit status (2 for bad arguments, 1 for a failed conversion). */
   public static int run(List<String> args) {
+    if (CommandArguments.asksForHelp(args)) {
+      System.out.println(USAGE);
+      return 0;
+    }
     if (args.size() != 3) {
       System.err.println(USAGE);
       return 2;

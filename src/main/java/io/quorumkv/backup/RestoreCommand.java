@@ -1,5 +1,6 @@
 package io.quorumkv.backup;
 
+import io.quorumkv.config.CommandArguments;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.RecordsSnapshot;
 import io.vertx.core.json.JsonObject;
@@ -42,6 +43,10 @@ public final class RestoreCommand {
   }
 
   public static int runFromCommandLine(List<String> args) {
+    if (CommandArguments.asksForHelp(args)) {
+      System.out.println(RestoreOptions.USAGE);
+      return 0;
+    }
     RestoreOptions options;
     try {
       options = RestoreOptions.parse(args, System.getenv(RestoreOptions.TOKEN_VARIABLE));
