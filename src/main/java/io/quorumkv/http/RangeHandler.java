@@ -20,6 +20,9 @@ import java.util.Arrays;
  * streamed; this node's own ({@code scope=node}, the default) or the whole cluster's, merged.
  */
 final class RangeHandler {
+  /** SPEC.md has a missing {@code start} answered 400: this says how to ask for every key instead. */
+  static final String FROM_THE_FIRST_KEY = "start=%00 is the first key";
+
   private final Vertx vertx;
   private final StorageService storage;
   private final ClusterRange cluster;
@@ -34,7 +37,7 @@ final class RangeHandler {
 
   void handle(RoutingContext ctx) {
     QueryParams params = QueryParams.of(ctx);
-    byte[] start = params.requiredKey("start");
+    byte[] start = params.requiredKey("start", FROM_THE_FIRST_KEY);
     byte[] end = params.optionalKey("end");
     String scope = params.optional("scope");
     boolean wholeCluster = "cluster".equals(scope);

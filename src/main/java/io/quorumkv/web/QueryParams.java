@@ -119,9 +119,14 @@ public final class QueryParams {
 
   /** A non-empty parameter as UTF-8 bytes, the form keys are stored and ordered in. */
   public byte[] requiredKey(String name) {
+    return requiredKey(name, null);
+  }
+
+  /** {@link #requiredKey}, whose 400 for a missing or empty value adds {@code hint} in parentheses. */
+  public byte[] requiredKey(String name, String hint) {
     String value = optional(name);
     if (value == null || value.isEmpty()) {
-      throw new BadRequestException("missing or empty '" + name + "'");
+      throw new BadRequestException("missing or empty '" + name + "'" + (hint == null ? "" : " (" + hint + ")"));
     }
     return value.getBytes(StandardCharsets.UTF_8);
   }

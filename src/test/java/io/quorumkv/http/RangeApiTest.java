@@ -120,6 +120,13 @@ class RangeApiTest {
       assertEquals(400, response.status(), query);
       assertTrue(response.headers().get("content-type").startsWith("text/plain"));
     }
+    assertEquals("missing or empty 'start' (start=%00 is the first key)", range("end=b3").bodyText().strip(),
+        "the answer says how to ask for every key");
+  }
+
+  @Test
+  void startPercent00IsTheFirstKey() throws IOException {
+    assertEquals(List.of("b1\nvalue-b1", "b2\nvalue-b2"), chunks("start=%00&end=b3"));
   }
 
   @Test
