@@ -362,7 +362,7 @@
 
   async function pollCluster() {
     const response = await fetchWithTimeout('/v0/cluster', { headers: adminHeaders() });
-    if (response.status === 401) throw new Error('/v0/cluster answered 401: enter a token above (this node\'s conf sets API tokens)');
+    if (response.status === 401) throw new Error('/v0/cluster answered 401: enter a token in the token field at the top of the page (this node\'s conf sets API tokens)');
     if (!response.ok) throw new Error('/v0/cluster answered ' + response.status);
     const cluster = await response.json();
     renderTopology(cluster);
@@ -440,7 +440,7 @@
       $('token-form').classList.toggle('hidden', !adminTokenRequired);
     }
     if (adminTokenRequired && !adminToken) {
-      forgetToken('enter this node\'s admin token above (its conf sets adminToken).');
+      forgetToken('enter this node\'s admin token in the token field at the top of the page (its conf sets adminToken or auth tokens).');
       return;
     }
     const response = await fetchWithTimeout('/admin/jfr', { headers: adminHeaders() });
@@ -456,8 +456,8 @@
     }
     if (!response.ok) throw new Error('/admin/jfr answered ' + response.status);
     setAdminDisabled(adminTokenRequired ? null
-      : 'this node has no adminToken, so its admin API is open to anyone who can reach it; '
-        + 'set adminToken in its conf (docs/security.md) to start and stop recordings from this page.');
+      : 'this node has no admin token (neither adminToken nor auth tokens in its conf), so its admin API is open '
+        + 'to anyone who can reach it; give it one (docs/security.md) to start and stop recordings from this page.');
     renderRecordings(await response.json());
   }
 

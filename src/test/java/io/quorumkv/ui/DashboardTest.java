@@ -122,6 +122,9 @@ class DashboardTest {
   void jfrRecordingStartedAndStoppedFromThePageOpensAFlameGraph() throws Exception {
     awaitPage("the page asks for the admin token", () -> text("admin-reason").contains("admin token"),
         () -> text("admin-reason"));
+    assertTrue(text("admin-reason").contains("at the top of the page"), text("admin-reason"));
+    assertEquals(1, browser.findElements(By.cssSelector("header #token")).size(),
+        "the token field is at the top of the page, where the messages send the reader");
     assertFalse(browser.findElement(By.id("jfr-start")).isEnabled(), "start is disabled without the token");
 
     browser.findElement(By.id("token")).sendKeys(TOKEN);
@@ -211,8 +214,8 @@ class DashboardTest {
   void withoutAnAdminTokenTheAdminButtonsSayWhyTheyAreDisabled(@TempDir Path data) {
     try (TestNode open = TestNode.start(data)) {
       browser.get("http://127.0.0.1:" + open.port() + "/ui/");
-      awaitPage("the page says why start is disabled", () -> text("admin-reason").contains("no adminToken"),
-          () -> text("admin-reason"));
+      awaitPage("the page says why start is disabled",
+          () -> text("admin-reason").contains("no admin token (neither adminToken nor auth tokens"), () -> text("admin-reason"));
       assertFalse(browser.findElement(By.id("jfr-start")).isEnabled());
       assertFalse(browser.findElement(By.id("token-form")).isDisplayed(), "no token asked for");
       assertEquals("no recordings on this node", text("recordings"));
