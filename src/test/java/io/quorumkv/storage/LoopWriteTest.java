@@ -111,13 +111,7 @@ class LoopWriteTest {
       RocksStore store = new RocksStore(database);
       CountingExecutor workers = new CountingExecutor();
       List<String> tries = new ArrayList<>();
-      StorageObserver observer = new UntimedObserver() {
-        @Override
-        public void loopWrite(int writes, long nanos, boolean applied) {
-          tries.add(writes + (applied ? " applied" : " handed off"));
-        }
-      };
-      GroupedStorage grouped = new GroupedStorage(vertx, store, workers, 2, new LoopWrites(true, observer));
+      GroupedStorage grouped = new GroupedStorage(vertx, store, workers, 2, new LoopWrites(true, triesInto(tries)));
       int writes = LoopWrites.MAX_GROUP_WRITES * 2 + 3;
 
       CompletableFuture<List<Future<Record>>> asked = new CompletableFuture<>();
@@ -144,13 +138,7 @@ class LoopWriteTest {
       RocksStore store = new RocksStore(database);
       CountingExecutor workers = new CountingExecutor();
       List<String> tries = new ArrayList<>();
-      StorageObserver observer = new UntimedObserver() {
-        @Override
-        public void loopWrite(int writes, long nanos, boolean applied) {
-          tries.add(writes + (applied ? " applied" : " handed off"));
-        }
-      };
-      GroupedStorage grouped = new GroupedStorage(vertx, store, workers, 2, new LoopWrites(true, observer));
+      GroupedStorage grouped = new GroupedStorage(vertx, store, workers, 2, new LoopWrites(true, triesInto(tries)));
 
       assertEquals(7, applyOnLoop(grouped, bytes("never written"), Record.live(7, bytes("v"), Record.NEVER)).version());
       assertEquals(0, workers.submitted.get(), "a new key was written on the loop");
@@ -185,6 +173,16 @@ class LoopWriteTest {
     CompletableFuture<Future<Record>> asked = new CompletableFuture<>();
     vertx.runOnContext(ignored -> asked.complete(grouped.apply(key, record)));
     return asked.get(10, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+  }
+
+  /** An observer that adds each loop try to {@code tries}: "3 applied", "1 handed off". */
+  private static StorageObserver triesInto(List<String> tries) {
+    return new UntimedObserver() {
+      @Override
+      public void loopWrite(int writes, long nanos, boolean applied) {
+        tries.add(writes + (applied ? " applied" : " handed off"));
+      }
+    };
   }
 
   private static class UntimedObserver implements StorageObserver {
