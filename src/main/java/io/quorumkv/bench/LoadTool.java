@@ -1,5 +1,6 @@
 package io.quorumkv.bench;
 
+import io.quorumkv.config.CommandArguments;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import org.HdrHistogram.HistogramLogWriter;
@@ -53,7 +54,7 @@ public final class LoadTool {
 
   /** Runs the tool in this JVM; returns the process exit status. */
   public static int run(List<String> args, PrintStream out, PrintStream progress) {
-    if (args.contains("--help") || args.contains("-h")) {
+    if (args.stream().anyMatch(CommandArguments::isHelp)) {
       out.println(LoadOptions.USAGE);
       return 0;
     }

@@ -7,8 +7,13 @@ public final class CommandArguments {
   private CommandArguments() {
   }
 
-  /** Whether the arguments ask for the command's usage: {@code --help} or {@code -h}, alone. */
+  /** Whether the arguments ask for the command's usage: {@link #isHelp a help word}, alone. */
   public static boolean asksForHelp(List<String> args) {
-    return args.size() == 1 && (args.get(0).equals("--help") || args.get(0).equals("-h"));
+    return args.size() == 1 && isHelp(args.get(0));
+  }
+
+  /** Whether an argument is a help word: {@code --help} or {@code -h}. */
+  public static boolean isHelp(String arg) {
+    return arg.equals("--help") || arg.equals("-h");
   }
 }

@@ -289,17 +289,15 @@ public final class RocksDatabase implements AutoCloseable {
 
   /** {@link #write} of one value. */
   public void put(RocksDB db, ColumnFamilyHandle family, byte[] key, byte[] value) throws RocksDBException {
-    try (WriteBatch batch = new WriteBatch()) {
-      batch.put(family, key, value);
-      write(db, batch);
+    try (WriteInProgress ignored = writeInProgress()) {
+      db.put(family, writeOptions, key, value);
     }
   }
 
   /** {@link #write} of one delete. */
   public void delete(RocksDB db, ColumnFamilyHandle family, byte[] key) throws RocksDBException {
-    try (WriteBatch batch = new WriteBatch()) {
-      batch.delete(family, key);
-      write(db, batch);
+    try (WriteInProgress ignored = writeInProgress()) {
+      db.delete(family, writeOptions, key);
     }
   }
 
