@@ -19,6 +19,7 @@ public final class Main {
   private static final String USAGE = "usage: java -jar quorumkv.jar [--config FILE]\n"
       + "       java -jar quorumkv.jar bench --url URL --rate REQ_PER_S [options]   (load tool; bench alone for its options)\n"
       + "       java -jar quorumkv.jar flame cpu|alloc|lock|wall FILE.jfr PAGE.html   (a JFR recording's flame graph)\n"
+      + "       java -jar quorumkv.jar admin SUBCOMMAND [options]   (the operator's command; admin --help for its subcommands)\n"
       + "       java -jar quorumkv.jar restore --from DIR --url URL [options]   (restore backups; restore alone for its options)";
   /** Held so the level sticks: java.util.logging keeps loggers weakly. */
   private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
@@ -39,6 +40,9 @@ public final class Main {
     }
     if (args.length > 0 && args[0].equals("bench")) {
       System.exit(io.quorumkv.bench.LoadTool.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));
+    }
+    if (args.length > 0 && args[0].equals("admin")) {
+      System.exit(io.quorumkv.cli.AdminCommand.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));
     }
     if (args.length > 0 && args[0].equals("restore")) {
       System.exit(RestoreCommand.runFromCommandLine(java.util.List.of(args).subList(1, args.length)));

@@ -1,0 +1,123 @@
+package io.quorumkv.cli;
+
+import io.quorumkv.web.ClientTls;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The admin command's requests. {@link #send} asks the first of the urls that can be reached and
+ * moves on to the next only when one cannot be (a node down is what fail-over is for; a wrong
+ * token or CA would be wrong everywhere). Any answer but the expected one is an
+ * {@link AdminFailure} of one line.
+ */
+final class NodeClient {
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+  private final HttpClient http;
+  private final List<URI> urls;
+  private final String token;
+
+  NodeClient(AdminOptions options) {
+    this.urls = options.urls();
+    this.token = options.token();
+    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1)
+        .sslContext(options.tls().sslContext()).build();
+  }
+
+  /** An answer: the node that gave it, its status and body. */
+  record Answer(URI node, int status, String body) {
+    JsonObject json() {
+      try {
+        return new JsonObject(body);
+      } catch (DecodeException | ClassCastException e) {
+        throw new AdminFailure(node + " answered no JSON object: is it a quorumkv node?");
+      }
+    }
+
+    JsonArray jsonArray() {
+      try {
+        return new JsonArray(body);
+      } catch (DecodeException | ClassCastException e) {
+        throw new AdminFailure(node + " answered no JSON list: is it a quorumkv node?");
+      }
+    }
+  }
+
+  /** A request to the first node that can be reached; fails unless its status is {@code expected}. */
+  Answer send(String method, String pathAndQuery, Duration timeout, int... expected) {
+    AdminFailure unreachable = null;
+    for (URI node : urls) {
+      try {
+        return expect(exchange(node, method, pathAndQuery, timeout), expected);
+      } catch (Unreachable e) {
+        unreachable = new AdminFailure(e.getMessage() + (urls.size() > 1 ? " (tried " + urls.size() + " urls)" : ""));
+      }
+    }
+    throw unreachable;
+  }
+
+  /** A request to this node only. */
+  Answer sendTo(URI node, String method, String pathAndQuery, Duration timeout, int... expected) {
+    try {
+      return expect(exchange(node, method, pathAndQuery, timeout), expected);
+    } catch (Unreachable e) {
+      throw new AdminFailure(e.getMessage());
+    }
+  }
+
+  /** {@code GET} of a JSON object from the first node that can be reached. */
+  JsonObject getJson(String pathAndQuery) {
+    return send("GET", pathAndQuery, DEFAULT_TIMEOUT, 200).json();
+  }
+
+  List<URI> urls() {
+    return urls;
+  }
+
+  private Answer exchange(URI node, String method, String pathAndQuery, Duration timeout) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node + pathAndQuery)).timeout(timeout)
+        .method(method, HttpRequest.BodyPublishers.noBody());
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    try {
+      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Answer(node, response.statusCode(), response.body());
+    } catch (ConnectException | HttpConnectTimeoutException e) {
+      throw new Unreachable(ExchangeFailures.describe(node, e));
+    } catch (IOException e) {
+      throw new AdminFailure(ExchangeFailures.describe(node, e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AdminFailure("interrupted");
+    }
+  }
+
+  private static Answer expect(Answer answer, int... expected) {
+    for (int status : expected) {
+      if (answer.status() == status) {
+        return answer;
+      }
+    }
+    throw new AdminFailure(ExchangeFailures.describe(answer.node(), answer.status(), answer.body()));
+  }
+
+  /** A node that could not be reached at all: the next url may do. */
+  private static final class Unreachable extends RuntimeException {
+    Unreachable(String line) {
+      super(line, null, false, false);
+    }
+  }
+}
