@@ -20,7 +20,7 @@ class CommandHelpTest {
   @Test
   void everyCommandAnswersHelpWithItsUsageAndStatus0() throws Exception {
     for (List<String> args : List.of(List.of("--help"), List.of("-h"), List.of("restore", "--help"),
-        List.of("flame", "--help"), List.of("bench", "--help"))) {
+        List.of("flame", "--help"), List.of("bench", "--help"), List.of("admin", "--help"))) {
       Run run = run(args);
       assertEquals(0, run.status(), args + " exit status; stderr: " + run.stderr());
       String command = args.size() == 1 ? "usage: java -jar quorumkv.jar" : "usage: java -jar quorumkv.jar " + args.get(0);
@@ -31,7 +31,7 @@ class CommandHelpTest {
 
   @Test
   void anUnknownArgumentIsRefusedWithStatus2AndTheUsage() throws Exception {
-    for (List<String> args : List.of(List.of("--bogus"), List.of("restore", "--bogus"), List.of("flame", "--bogus"))) {
+    for (List<String> args : List.of(List.of("--bogus"), List.of("restore", "--bogus"), List.of("flame", "--bogus"), List.of("admin", "--bogus"))) {
       Run run = run(args);
       assertEquals(2, run.status(), args + " exit status");
       assertTrue(run.stderr().contains("usage: java -jar quorumkv.jar"), args + " printed: " + run.stderr());

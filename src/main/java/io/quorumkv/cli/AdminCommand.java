@@ -45,6 +45,7 @@ public final class AdminCommand {
       options = AdminOptions.parse(rest, environment);
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
+      err.println("usage: java -jar quorumkv.jar admin " + subcommand.synopsis());
       return 2;
     }
     try {
