@@ -1,6 +1,7 @@
 package io.quorumkv;
 
 import io.quorumkv.support.ProcessTier;
+import io.quorumkv.support.TestCluster;
 import io.quorumkv.web.PemSslContext;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -8,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,9 +38,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ProcessTier
 class TlsClusterScriptsTest {
-  private static final List<Integer> HTTP_PORTS = List.of(19310, 19311);
-  private static final List<Integer> HAZELCAST_PORTS = List.of(19320, 19321);
+  /** The ports this class asks for first; taken ones (another test's), it picks as TestCluster does. */
+  private static final List<Integer> PREFERRED_PORTS = List.of(19310, 19311, 19320, 19321);
   private static final Path JAR = Path.of("target", "quorumkv.jar");
+  private final List<Integer> ports = PREFERRED_PORTS.stream().allMatch(TlsClusterScriptsTest::free)
+      ? PREFERRED_PORTS : TestCluster.freePorts(PREFERRED_PORTS.size());
+  private final List<Integer> httpPorts = ports.subList(0, 2);
+  private final List<Integer> hazelcastPorts = ports.subList(2, 4);
 
   @TempDir
   Path home;
@@ -61,7 +68,7 @@ class TlsClusterScriptsTest {
 
       HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
           .sslContext(PemSslContext.of(tls.resolve("certs/ca.pem"), null, null)).build();
-      URI entity = URI.create("https://127.0.0.1:" + HTTP_PORTS.get(0) + "/v0/entity?id=k1");
+      URI entity = URI.create("https://127.0.0.1:" + httpPorts.get(0) + "/v0/entity?id=k1");
       assertEquals(401, client.send(put(entity).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
       assertEquals(201, client.send(put(entity).header("Authorization", "Bearer " + byRole.get("write")).build(),
           HttpResponse.BodyHandlers.ofString()).statusCode());
@@ -71,7 +78,7 @@ class TlsClusterScriptsTest {
       assertUp(status);
       Run refused = script("status.sh", Map.of("QKV_TOKEN", "not-a-token"));
       assertEquals(1, refused.status(), refused.output());
-      for (int port : HTTP_PORTS) {
+      for (int port : httpPorts) {
         assertTrue(refused.output().lines().anyMatch(line -> line.startsWith("node " + port + " CANNOT BE READ")
             && line.contains("401 unknown token (sent the token of QKV_TOKEN")), refused.output());
       }
@@ -86,15 +93,15 @@ class TlsClusterScriptsTest {
       List<ProcessHandle> left = nodes.stream().filter(TlsClusterScriptsTest::running).toList();
       left.forEach(ProcessHandle::destroyForcibly);
       assertEquals(0, stop.status(), stop.output());
-      assertEquals(HTTP_PORTS.size(), nodes.size(), "nodes started");
+      assertEquals(httpPorts.size(), nodes.size(), "nodes started");
       assertEquals(List.of(), left, "left running by stop.sh: " + stop.output());
     }
   }
 
-  private static void assertUp(Run run) {
-    for (int port : HTTP_PORTS) {
+  private void assertUp(Run run) {
+    for (int port : httpPorts) {
       assertTrue(run.output().lines().anyMatch(line -> line.startsWith("node " + port + " UP")
-          && line.contains("sees alive: ") && HTTP_PORTS.stream().allMatch(alive -> line.contains("127.0.0.1:" + alive))),
+          && line.contains("sees alive: ") && httpPorts.stream().allMatch(alive -> line.contains("127.0.0.1:" + alive))),
           run.output());
     }
   }
@@ -110,13 +117,13 @@ class TlsClusterScriptsTest {
 
   /** The plain confs of a two-node cluster, as CLUSTER_HOME holds them: TLS=1 makes its own from them. */
   private void writePlainConfs() throws IOException {
-    String urls = HTTP_PORTS.stream().map(port -> "\"http://127.0.0.1:" + port + "\"").collect(Collectors.joining(", "));
-    String members = HAZELCAST_PORTS.stream().map(port -> "\"127.0.0.1:" + port + "\"").collect(Collectors.joining(", "));
-    for (int i = 0; i < HTTP_PORTS.size(); i++) {
-      int port = HTTP_PORTS.get(i);
+    String urls = httpPorts.stream().map(port -> "\"http://127.0.0.1:" + port + "\"").collect(Collectors.joining(", "));
+    String members = hazelcastPorts.stream().map(port -> "\"127.0.0.1:" + port + "\"").collect(Collectors.joining(", "));
+    for (int i = 0; i < httpPorts.size(); i++) {
+      int port = httpPorts.get(i);
       Files.writeString(home.resolve("node-" + port + ".json"), "{\"url\": \"http://127.0.0.1:" + port + "\", \"dataDir\": \""
           + home.resolve("data/node-" + port) + "\", \"eventLoops\": 2, \"cluster\": [" + urls + "], \"hazelcast\": {\"port\": "
-          + HAZELCAST_PORTS.get(i) + ", \"members\": [" + members + "], \"clusterName\": \"scripts-test\"}}\n");
+          + hazelcastPorts.get(i) + ", \"members\": [" + members + "], \"clusterName\": \"scripts-test-" + home.getFileName() + "\"}}\n");
     }
   }
 
@@ -132,6 +139,14 @@ class TlsClusterScriptsTest {
       }
     }
     return nodes;
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+      return true;
+    } catch (IOException taken) {
+      return false;
+    }
   }
 
   /** Running, as the scripts count it: a node that exited but is not reaped yet (a zombie, whose parent exited) is not. */
