@@ -56,7 +56,7 @@ make_tls_cluster() {
     [ -e "$conf" ] || continue
     target="$TLS_HOME/${conf#"$SOURCE_DIR"/}"
     mkdir -p "$(dirname "$target")"
-    (umask 077 && python3 -c "$TLS_CONF_PY" "$conf" "$TLS_HOME" "$target")
+    (umask 077 && python3 -c "$TLS_CONF_PY" "$conf" "$TLS_HOME" "$target") || exit 1
   done
 }
 # random_token: 32 random bytes, base64url without padding (printable, no space: a valid token).
@@ -64,12 +64,19 @@ random_token() { openssl rand -base64 32 | tr '+/' '-_' | tr -d '=\n'; echo; }
 TLS_CONF_PY='
 import json, os, sys
 source, home, target = sys.argv[1:]
+
+def read(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError) as e:
+        sys.exit("cannot read %s: %s" % (path, e))
+
 if os.path.exists(target):
-    conf = json.load(open(target))
+    conf = read(target)
     before = dict(conf)
 else:
-    conf, before = json.load(open(source)), None
-    port = conf["url"].rsplit(":", 1)[1].strip("/")
+    conf, before = read(source), None
+    port = os.path.basename(target)[len("node-"):-len(".json")]
     https = lambda url: url.replace("http://", "https://", 1)
     conf["url"] = https(conf["url"])
     conf["cluster"] = [https(url) for url in conf.get("cluster", [])]
