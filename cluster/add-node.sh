@@ -18,7 +18,9 @@ conf=$(node_conf "$port") || { echo "write the new node's conf first, as $EXTRA_
 epoch_before=-1 member_before=no
 others=()
 for p in "${PORTS[@]}" "${EXTRA_PORTS[@]}"; do [ "$p" = "$port" ] || others+=("$p"); done
-if peer=$(answering_port "${others[@]}") && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$peer" "$url"); then
+peer=$(answering_port "${others[@]}") && peer_found=0 || peer_found=$?
+[ "$peer_found" != 3 ] || exit 1 # a token the cluster refuses; the node would refuse it too
+if [ "$peer_found" = 0 ] && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$peer" "$url"); then
   IFS=$'\t' read -r state _ epoch_before line <<< "$view"
   echo "cluster now (seen by $peer): $line"
   [ "$state" = normal ] && member_before=yes

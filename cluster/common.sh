@@ -2,55 +2,147 @@
 # Shared by the cluster scripts. The cluster is the node-PORT.json confs of cluster/ (nodes on
 # 127.0.0.1:8080-8082, data in data/node-PORT); the nodes' pids and logs go to data/run.
 # CLUSTER_HOME=DIR runs the cluster of DIR/node-PORT.json instead, pids and logs in DIR/run: the
-# default cluster's files are then neither read nor touched. Nodes start with -Xms and -Xmx both
-# HEAP (default 256m, scripts/lib/node.sh) and the options of JAVA_OPTS.
+# default cluster's files are then neither read nor touched. TLS=1 runs the TLS cluster made from
+# those confs (make_tls_cluster): in data/tls, or DIR/tls with CLUSTER_HOME. Nodes start with -Xms
+# and -Xmx both HEAP (default 256m, scripts/lib/node.sh) and the options of JAVA_OPTS.
+# The scripts reach the nodes as the first node's conf says (read_cluster_access): its url's
+# scheme, its tls.caFile, and its strongest API token; QKV_TOKEN overrides that token.
 # shellcheck source=../scripts/lib/node.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/node.sh"
 CLUSTER_DIR="$QKV_ROOT/cluster"
-TLS_HOME="$QKV_ROOT/data/tls"
+if [ -n "${CLUSTER_HOME:-}" ]; then
+  [ -d "$CLUSTER_HOME" ] || { echo "CLUSTER_HOME=$CLUSTER_HOME is not a directory" >&2; exit 2; }
+  SOURCE_DIR=$(realpath "$CLUSTER_HOME")
+  TLS_HOME="$SOURCE_DIR/tls"
+else
+  SOURCE_DIR=$CLUSTER_DIR
+  TLS_HOME="$QKV_ROOT/data/tls"
+fi
 if [ "${TLS:-0}" = 1 ]; then
-  # The TLS cluster: the same nodes on https, made under data/tls on first use (make_tls_cluster below).
   CONF_DIR=$TLS_HOME
   NODE_RUN_DIR="$TLS_HOME/run"
-  QKV_SCHEME=https
-  CURL_TLS=(--cacert "$TLS_HOME/certs/ca.pem")
 elif [ -n "${CLUSTER_HOME:-}" ]; then
-  CONF_DIR=$(realpath "$CLUSTER_HOME")
+  CONF_DIR=$SOURCE_DIR
   NODE_RUN_DIR="$CONF_DIR/run"
 else
   CONF_DIR=$CLUSTER_DIR
   NODE_RUN_DIR="$QKV_ROOT/data/run"
 fi
-# make_tls_cluster: data/tls/node-PORT.json for every node-PORT.json of cluster/, on https with a
-# tls section, its data in data/tls/data, and the certificates (scripts/make-certs.sh) in data/tls/certs.
+
+# make_tls_cluster: the TLS cluster of the plain confs of SOURCE_DIR (and SOURCE_DIR/extra), in
+# TLS_HOME: certs/ (scripts/make-certs.sh), cluster-secret and tokens.json (one token per role,
+# printed once, when made), and a conf per plain one on https with a tls section, the secret, the
+# tokens file and its data in TLS_HOME/data/node-PORT. What is there already is kept: a conf that
+# lacks the secret or the tokens (made before they were) gets them, one missing is made.
 make_tls_cluster() {
-  require openssl "TLS=1 makes the cluster's certificates with it"
+  require openssl "TLS=1 makes the cluster's certificates, secret and tokens with it"
   require python3 "TLS=1 writes the TLS confs with it"
-  bash "$QKV_ROOT/scripts/make-certs.sh" "$TLS_HOME/certs" 127.0.0.1 > /dev/null
-  local conf
-  for conf in "$CLUSTER_DIR"/node-*.json "$CLUSTER_DIR"/extra/node-*.json; do
+  mkdir -p "$TLS_HOME"
+  [ -s "$TLS_HOME/certs/ca.pem" ] || bash "$QKV_ROOT/scripts/make-certs.sh" "$TLS_HOME/certs" 127.0.0.1 > /dev/null
+  if [ ! -s "$TLS_HOME/cluster-secret" ]; then
+    (umask 077 && random_token > "$TLS_HOME/cluster-secret")
+  fi
+  if [ ! -s "$TLS_HOME/tokens.json" ]; then
+    (umask 077 && printf '[\n  {"name": "read", "role": "read", "token": "%s"},\n  {"name": "write", "role": "write", "token": "%s"},\n  {"name": "admin", "role": "admin", "token": "%s"}\n]\n' \
+      "$(random_token)" "$(random_token)" "$(random_token)" > "$TLS_HOME/tokens.json")
+    {
+      echo "made the TLS cluster's API tokens, shown this once (they are kept in $TLS_HOME/tokens.json, mode 600):"
+      python3 -c 'import json, sys; [print("  %-5s  %s" % (t["role"], t["token"])) for t in json.load(open(sys.argv[1]))]' "$TLS_HOME/tokens.json"
+      echo "the cluster scripts send the admin token themselves; curl: -H \"Authorization: Bearer TOKEN\""
+    } >&2
+  fi
+  local conf target
+  for conf in "$SOURCE_DIR"/node-*.json "$SOURCE_DIR"/extra/node-*.json; do
     [ -e "$conf" ] || continue
-    mkdir -p "$TLS_HOME/$(realpath --relative-to="$CLUSTER_DIR" "$(dirname "$conf")")"
-    python3 - "$conf" "$TLS_HOME" "$TLS_HOME/${conf#"$CLUSTER_DIR"/}" <<'PY'
-import json, sys
-source, home, target = sys.argv[1:]
-conf = json.load(open(source))
-https = lambda url: url.replace("http://", "https://", 1)
-conf["url"] = https(conf["url"])
-conf["cluster"] = [https(url) for url in conf.get("cluster", [])]
-conf["dataDir"] = home + "/" + conf["dataDir"]
-conf["hazelcast"]["clusterName"] = conf["hazelcast"]["clusterName"] + "-tls"
-certs = home + "/certs/"
-conf["tls"] = {"certFile": certs + "node-127.0.0.1.pem", "keyFile": certs + "node-127.0.0.1-key.pem",
-               "caFile": certs + "ca.pem"}
-json.dump(conf, open(target, "w"), indent=2)
-PY
+    target="$TLS_HOME/${conf#"$SOURCE_DIR"/}"
+    mkdir -p "$(dirname "$target")"
+    (umask 077 && python3 -c "$TLS_CONF_PY" "$conf" "$TLS_HOME" "$target") || exit 1
   done
 }
-if [ "${TLS:-0}" = 1 ] && ! compgen -G "$TLS_HOME/node-*.json" > /dev/null; then
+# random_token: 32 random bytes, base64url without padding (printable, no space: a valid token).
+random_token() { openssl rand -base64 32 | tr '+/' '-_' | tr -d '=\n'; echo; }
+TLS_CONF_PY='
+import json, os, sys
+source, home, target = sys.argv[1:]
+
+def read(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError) as e:
+        sys.exit("cannot read %s: %s" % (path, e))
+
+if os.path.exists(target):
+    conf = read(target)
+    before = dict(conf)
+else:
+    conf, before = read(source), None
+    port = os.path.basename(target)[len("node-"):-len(".json")]
+    https = lambda url: url.replace("http://", "https://", 1)
+    conf["url"] = https(conf["url"])
+    conf["cluster"] = [https(url) for url in conf.get("cluster", [])]
+    conf["dataDir"] = home + "/data/node-" + port
+    if "hazelcast" in conf:
+        conf["hazelcast"]["clusterName"] = conf["hazelcast"].get("clusterName", "quorumkv") + "-tls"
+    certs = home + "/certs/"
+    conf["tls"] = {"certFile": certs + "node-127.0.0.1.pem", "keyFile": certs + "node-127.0.0.1-key.pem",
+                   "caFile": certs + "ca.pem"}
+conf.setdefault("clusterSecret", open(home + "/cluster-secret").read().strip())
+conf.setdefault("auth", {"tokensFile": home + "/tokens.json"})
+if conf != before:
+    with open(target, "w") as out:
+        json.dump(conf, out, indent=2)
+    os.chmod(target, 0o600)
+'
+if [ "${TLS:-0}" = 1 ]; then
+  compgen -G "$TLS_HOME/node-*.json" > /dev/null && tls_confs_before=yes || tls_confs_before=no
   make_tls_cluster
-  echo "made the TLS cluster's confs and certificates in $TLS_HOME: curl --cacert $TLS_HOME/certs/ca.pem https://127.0.0.1:PORT/..." >&2
+  [ "$tls_confs_before" = yes ] || echo "made the TLS cluster's confs and certificates in $TLS_HOME: curl --cacert $TLS_HOME/certs/ca.pem https://127.0.0.1:PORT/..." >&2
 fi
+
+# read_cluster_access CONF: sets QKV_SCHEME, CURL_TLS and CURL_TOKEN (unless QKV_TOKEN is set) as
+# the node conf CONF says: its url's scheme, its tls.caFile, and its strongest token (adminToken,
+# auth.tokens, the list in auth.tokensFile); TOKEN_FROM says where the token came from. Relative
+# paths are from the repository's root, the nodes' working directory.
+read_cluster_access() {
+  local scheme="" ca="" token="" from="no token"
+  if command -v python3 > /dev/null; then # stop.sh and the like run without it
+    IFS=$'\x1f' read -r scheme ca token from < <(python3 -c "$CLUSTER_ACCESS_PY" "$1" "$QKV_ROOT") || true
+  fi
+  QKV_SCHEME=${scheme:-http}
+  CURL_TLS=()
+  [ -z "$ca" ] || CURL_TLS=(--cacert "$ca")
+  if [ -n "${QKV_TOKEN:-}" ]; then
+    CURL_TOKEN=$QKV_TOKEN TOKEN_FROM="the token of QKV_TOKEN"
+  elif [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
+    CURL_TOKEN=$QKV_ADMIN_TOKEN TOKEN_FROM="the token of QKV_ADMIN_TOKEN"
+  else
+    CURL_TOKEN=$token TOKEN_FROM=$from
+  fi
+}
+CLUSTER_ACCESS_PY='
+import json, os, sys
+conf_file, root = sys.argv[1:]
+try:
+    conf = json.load(open(conf_file))
+except (OSError, ValueError) as e:
+    sys.exit("cannot read %s: %s" % (conf_file, e))
+path = lambda p: p if os.path.isabs(p) else os.path.join(root, p)
+tokens = []
+if conf.get("adminToken"):
+    tokens.append(("admin", conf["adminToken"], "the adminToken of " + conf_file))
+auth = conf.get("auth") or {}
+tokens += [(t.get("role"), t.get("token"), "a token of auth.tokens in " + conf_file) for t in auth.get("tokens") or []]
+if auth.get("tokensFile"):
+    listed = path(auth["tokensFile"])
+    try:
+        tokens += [(t.get("role"), t.get("token"), "the %s token of %s" % (t.get("role"), listed)) for t in json.load(open(listed))]
+    except (OSError, ValueError) as e:
+        print("cannot read the tokens file %s: %s" % (listed, e), file=sys.stderr)
+rank = {"read": 1, "write": 2, "admin": 3}
+role, token, source = max(tokens, key=lambda t: rank.get(t[0], 0), default=("", "", "no token"))
+ca = (conf.get("tls") or {}).get("caFile")
+print(conf.get("url", "http://").split("://")[0], path(ca) if ca else "", token or "", source, sep="\x1f")
+'
 PORTS=()
 for conf in "$CONF_DIR"/node-*.json; do
   [ -e "$conf" ] || { echo "no node-PORT.json conf in $CONF_DIR" >&2; exit 1; }
@@ -67,6 +159,7 @@ for conf in "$EXTRA_CONF_DIR"/node-*.json; do
   EXTRA_PORTS+=("${port%.json}")
   if [ ! -e "$CONF_DIR/node-${port%.json}.json" ] && node_pid "node-${port%.json}" > /dev/null; then PORTS+=("${port%.json}"); fi
 done
+read_cluster_access "$CONF_DIR/node-${PORTS[0]}.json"
 read -ra JVM_OPTIONS <<< "${JAVA_OPTS:-}"
 
 # node_conf PORT: prints the conf file of node PORT, from CONF_DIR or else EXTRA_CONF_DIR.
@@ -102,29 +195,26 @@ parse_change_args() {
   [ -n "$CHANGE_PORT" ] || [ "${CHANGE_PORT_OPTIONAL:-0}" = 1 ] || { echo "$usage" >&2; exit 2; }
 }
 
-# api_get URL: GET with `Authorization: Bearer $QKV_ADMIN_TOKEN` when that is set (a node whose conf
-# has an `auth` section wants a token to read /v0/cluster); the token goes to curl on its standard
-# input, not on its command line, where ps would show it.
+# api_get URL: prints what GET URL answers (qcurl: with the cluster's token); fails, with
+# HTTP_ERROR saying why, unless it is a 200.
 api_get() {
-  if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
-    printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | qcurl -sf -m 5 -H @- "$1"
-  else
-    qcurl -sf -m 5 "$1"
-  fi
+  http_get "$1" && printf '%s\n' "$HTTP_BODY"
 }
 
-# admin_post URL: POST with the token as api_get sends it; sets POST_STATUS (000 when the node does
-# not answer) and POST_BODY, and succeeds on 202.
+# admin_post URL: POST URL (qcurl: with the cluster's token); sets POST_STATUS (000 when the node
+# does not answer) and POST_BODY, and succeeds on 202.
 # shellcheck disable=SC2034
 admin_post() {
-  local post=(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$1") answer
-  if [ -n "${QKV_ADMIN_TOKEN:-}" ]; then
-    answer=$(printf 'Authorization: Bearer %s\n' "$QKV_ADMIN_TOKEN" | "${post[@]}" -H @-) || true
-  else
-    answer=$("${post[@]}") || true
-  fi
+  local answer
+  answer=$(qcurl -s -m 30 -X POST -w '\n%{http_code}' "$1") || true
   POST_STATUS=${answer##*$'\n'} POST_BODY=${answer%$'\n'*}
   [ "$POST_STATUS" = 202 ]
+}
+
+# curl_hint: "curl" with the options a person needs to reach the cluster as the scripts do (the CA,
+# the token's header with TOKEN in place of the token itself), for the commands the scripts suggest.
+curl_hint() {
+  echo "curl${CURL_TLS[1]:+ --cacert ${CURL_TLS[1]}}${CURL_TOKEN:+ -H 'Authorization: Bearer TOKEN'}"
 }
 
 # follow_change STEP TIMEOUT_MESSAGE SILENCE_MESSAGE: runs the function STEP every
@@ -197,13 +287,21 @@ if change.get("wayOut"):
 print(state, stage, epoch, line, sep="\t")
 '
 
-# answering_port PORT...: prints the first PORT whose node answers GET /v0/cluster; fails if none does.
+# answering_port PORT...: prints the first PORT whose node answers GET /v0/cluster; fails if none
+# does: with 3, saying why (refused_token), as soon as one refuses the token, as all would.
 answering_port() {
   local port
   for port in "$@"; do
-    if api_get "$QKV_SCHEME://127.0.0.1:$port/v0/cluster" > /dev/null; then echo "$port"; return 0; fi
+    if http_get "$QKV_SCHEME://127.0.0.1:$port/v0/cluster"; then echo "$port"; return 0; fi
+    if [[ $HTTP_STATUS == 40[13] ]]; then refused_token "node-$port"; return 3; fi
   done
   return 1
+}
+
+# refused_token NAME: one line on standard error: NAME refused the token sent (HTTP_ERROR), and
+# where that token came from.
+refused_token() {
+  echo "$1 refuses the scripts' token: $HTTP_ERROR (sent $TOKEN_FROM; QKV_TOKEN=TOKEN sends another)" >&2
 }
 
 # log_tail NAME: the last lines of node NAME's log, for a failure message.

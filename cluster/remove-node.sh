@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Removes a running node from the local cluster: cluster/remove-node.sh PORT [--timeout SECONDS]
-# Asks the node to leave (POST /admin/cluster/leave, with `Authorization: Bearer $QKV_ADMIN_TOKEN`
-# when that is set), then prints the change's progress every 2 s as another node sees it, until
-# the node is out of the topology and it is `stable`; then waits up to 60 s for the node's process
-# to exit on its own (exit 0). Exits 1 if the node refuses (its answer is printed), if it exits
+# Asks the node to leave (POST /admin/cluster/leave, with the cluster's token: cluster/common.sh),
+# then prints the change's progress every 2 s as another node sees it, until the node is out of
+# the topology and it is `stable`; then waits up to 60 s for the node's process to exit on its own
+# (exit 0). Exits 1 if the node refuses (its answer is printed), if it exits
 # before it has left, if the leave is aborted (cluster/abort-change.sh), if no other node answers
 # for 60 s, or after SECONDS (default 1800).
 set -euo pipefail
@@ -20,7 +20,9 @@ pid=$(node_pid "$name") || pid="" # empty when the node was not started by these
 if ! admin_post "$url/admin/cluster/leave"; then
   if [ "$POST_STATUS" = 000 ]; then
     echo "$name does not answer at $url. If it is down for good, remove it through any other node:" >&2
-    echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:${others[0]:-OTHER_PORT}/admin/cluster/remove?url=$url'" >&2
+    echo "  $(curl_hint) -X POST '$QKV_SCHEME://127.0.0.1:${others[0]:-OTHER_PORT}/admin/cluster/remove?url=$url'" >&2
+  elif [[ $POST_STATUS == 40[13] ]]; then
+    HTTP_ERROR="$POST_STATUS ${POST_BODY%%$'\n'*}" refused_token "$name"
   else
     echo "$name refused to leave: $POST_STATUS $POST_BODY" >&2
   fi
@@ -45,7 +47,7 @@ leave_step() {
   if [ -n "$pid" ] && ! alive "$pid" && view=$(cluster_view "$QKV_SCHEME://127.0.0.1:$watcher" "$url") && [ "${view%%$'\t'*}" != absent ]; then
     node_failure "$name" "exited (pid $pid) before it had left" >&2
     echo "Start it again (cluster/start-node.sh $port, or with its conf) and its transfers resume; if it is gone for good:" >&2
-    echo "  curl -X POST '$QKV_SCHEME://127.0.0.1:$watcher/admin/cluster/remove?url=$url'" >&2
+    echo "  $(curl_hint) -X POST '$QKV_SCHEME://127.0.0.1:$watcher/admin/cluster/remove?url=$url'" >&2
     exit 1
   fi
   return 1

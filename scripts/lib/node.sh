@@ -18,13 +18,40 @@ NODE_RUN_DIR=""
 NODE_LOG_DIR=""
 NODE_GC_LOG_DIR=""
 JVM_OPTIONS=()
-# How the scripts reach nodes: QKV_SCHEME (http or https) and CURL_TLS, curl's options to trust
-# their CA; cluster/common.sh sets them for the TLS cluster (TLS=1).
+# How the scripts reach nodes: QKV_SCHEME (http or https), CURL_TLS (curl's options to trust their
+# CA) and CURL_TOKEN (the API token every request carries; default $QKV_TOKEN). cluster/common.sh
+# sets them from the cluster's confs.
 QKV_SCHEME=http
 CURL_TLS=()
+CURL_TOKEN=${QKV_TOKEN:-}
 
-# qcurl ARG...: curl with CURL_TLS.
-qcurl() { curl "${CURL_TLS[@]}" "$@"; }
+# qcurl ARG...: curl with CURL_TLS, and `Authorization: Bearer CURL_TOKEN` when that is set. The
+# header reaches curl through a pipe (-H @FILE), not its command line, where ps would show it.
+qcurl() {
+  if [ -n "$CURL_TOKEN" ]; then
+    curl "${CURL_TLS[@]}" -H @<(printf 'Authorization: Bearer %s\n' "$CURL_TOKEN") "$@"
+  else
+    curl "${CURL_TLS[@]}" "$@"
+  fi
+}
+
+# http_get URL [SECONDS]: GET URL with qcurl, for at most SECONDS (default 5). Sets HTTP_STATUS (000
+# when no answer came), HTTP_BODY, and HTTP_ERROR, one line saying why it is not a 200: the status
+# and the answer's first line, or curl's reason. Succeeds on 200.
+http_get() {
+  local answer last
+  answer=$(qcurl -s -m "${2:-5}" -w '\n%{http_code} %{exitcode} %{errormsg}' "$1")
+  last=${answer##*$'\n'} HTTP_BODY=${answer%$'\n'*}
+  HTTP_STATUS=${last%% *} HTTP_ERROR=""
+  [ "$HTTP_STATUS" = 200 ] && return 0
+  if [ "$HTTP_STATUS" = 000 ]; then
+    last=${last#* }
+    HTTP_ERROR="curl: (${last%% *}) ${last#* }"
+  else
+    HTTP_ERROR="$HTTP_STATUS ${HTTP_BODY%%$'\n'*}"
+  fi
+  return 1
+}
 
 # require COMMAND [WHAT_FOR]: stops the script unless COMMAND (a Debian package of that name) is installed.
 require() {
@@ -218,8 +245,7 @@ cleanup_work_dir() {
 # json_at URL EXPR: prints the Python expression EXPR evaluated on the JSON that GET URL answers
 # (bound to j), e.g. json_at http://127.0.0.1:8080/v0/cluster 'j["readRepairs"]["written"]'.
 json_at() {
-  local body
   require python3 "it reads the nodes' JSON"
-  body=$(qcurl -sf -m 10 "$1") || { echo "GET $1 failed" >&2; return 1; }
-  python3 -c 'import json, sys; j = json.load(sys.stdin); print(eval(sys.argv[1]))' "$2" <<< "$body"
+  http_get "$1" 10 || { echo "GET $1: $HTTP_ERROR" >&2; return 1; }
+  python3 -c 'import json, sys; j = json.load(sys.stdin); print(eval(sys.argv[1]))' "$2" <<< "$HTTP_BODY"
 }
