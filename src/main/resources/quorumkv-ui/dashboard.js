@@ -305,6 +305,8 @@
     });
     setRows($('nodes'), rows, 'no nodes', 4);
     $('alive-summary').textContent = alive + ' of ' + cluster.nodes.length + ' nodes alive';
+    $('replication').textContent = 'replication factor ' + cluster.topology.replicationFactor
+      + ', default from ' + cluster.topology.defaultFrom;
     const alarms = cluster.alarms || [];
     $('alarms').hidden = alarms.length === 0;
     $('alarms').textContent = alarms.map((alarm) => 'alarm ' + alarm.kind + ' on ' + alarm.node + ', raised '

@@ -105,7 +105,8 @@ public final class Node {
     // Empty until the topology is agreed; every record change keeps them current from then on.
     this.trees = new PeerTrees(config.url(), config.cluster());
     opened.records().onChange(trees);
-    this.topology = new ClusterTopology(vertx, config.url(), bootstrap.board(), opened.meta(), liveNodes);
+    this.topology = new ClusterTopology(vertx, config.url(), bootstrap.board(), opened.meta(), liveNodes,
+        config.replicationFactor());
     peerCertificates.acceptNodesOf(() -> topology.current() == null ? null : topology.current().allNodes());
     this.steps = new TopologySteps(vertx, config, topology, opened, storage, trees, clock.clock(), wallClock);
     this.confirmations = new Confirmations(trees, steps::epochInForce);

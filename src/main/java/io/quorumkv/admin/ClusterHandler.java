@@ -26,7 +26,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code GET /v0/cluster}: the cluster's id, the agreed topology (epoch, stage, change under way), every node with
+ * {@code GET /v0/cluster}: the cluster's id, the agreed topology (epoch, replication factor and the default
+ * {@code from} it gives, stage, change under way), every node with
  * its state and whether membership sees it alive, the transfers of a change under way, and this
  * node's hinted handoff, read repair and anti-entropy state. A view over the node's parts, like
  * {@link NodeMetrics}, so it sits here rather than in {@code http}; the public API owns its path and the
@@ -75,6 +76,8 @@ public final class ClusterHandler implements RouteMount {
             .put("clusterId", topology.clusterId())
             .put("topology", new JsonObject()
                 .put("epoch", current.epoch())
+                .put("replicationFactor", current.replicationFactor())
+                .put("defaultFrom", current.defaultFrom())
                 .put("stage", Topology.name(current.stage()))
                 .put("change", current.change() == null ? null : change(current.change())))
             .put("nodes", nodes)

@@ -10,6 +10,7 @@ import io.quorumkv.replication.Quorum;
 import io.quorumkv.storage.RangeEntry;
 import io.quorumkv.storage.Record;
 import io.quorumkv.topology.ClusterTopology;
+import io.quorumkv.topology.Topology;
 import io.quorumkv.web.ApiErrors;
 import io.quorumkv.web.BadRequestException;
 import io.quorumkv.web.QueryParams;
@@ -121,12 +122,14 @@ public final class RestoreHandler implements RouteMount {
   }
 
   /**
-   * The record's value, or a tombstone, written at a fresh version to the key's whole default home
-   * set: for a rollback, which must win over newer writes wherever they went. The default {@code from}
-   * is every node, so no copy of either side, the backup's or the cluster's, is left out.
+   * The record's value, or a tombstone, written at a fresh version to every node of the key's home
+   * set: for a rollback, which must win over newer writes wherever they went. The set is the default
+   * one, or the record's own when wider (the plan's tombstones, which do not know the cluster's
+   * copies, name every node), so no copy of either side, the backup's or the cluster's, is left out.
    */
   private Future<Boolean> rewrite(byte[] key, Record record) {
-    int from = topology.current().defaultFrom();
+    Topology current = topology.current();
+    int from = Math.min(current.readSize(), Math.max(current.defaultFrom(), record.replicas()));
     Quorum all = new Quorum(from, from);
     Future<Long> written = record.tombstone()
         ? coordinator.delete(key, all)

@@ -53,6 +53,8 @@ public final class ConfigLoader {
     JsonSection root = new JsonSection(DottedKeys.nest(json), "");
     NodeUrl url = NodeUrl.parse("url", root.requiredString("url"));
     List<NodeUrl> cluster = cluster(root, url);
+    int replicationFactor = root.positiveInt("replicationFactor", NodeConfig.DEFAULT_REPLICATION_FACTOR,
+        NodeConfig.MAX_REPLICATION_FACTOR);
     Path dataDir = Path.of(root.string("dataDir", NodeConfig.DEFAULT_DATA_DIR));
     HazelcastConfig hazelcast = root.section("hazelcast", ConfigLoader::hazelcast);
     int eventLoops = root.positiveInt("eventLoops", NodeConfig.defaultEventLoops(), MAX_EVENT_LOOPS);
@@ -84,7 +86,7 @@ public final class ConfigLoader {
     }
     warnAboutResurrection(cluster.size(), storage == null ? StorageConfig.defaults() : storage,
         hints == null ? HintsConfig.defaults() : hints);
-    return new NodeConfig(url, cluster, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
+    return new NodeConfig(url, cluster, replicationFactor, dataDir, hazelcast, eventLoops, maxBodyBytes, shutdownTimeoutMs,
         idleTimeoutMs, entityFastPath, replicaTimeoutMs, maxClockOffsetMs, clusterSecret, auth,
         hints == null ? HintsConfig.defaults() : hints, storage == null ? StorageConfig.defaults() : storage,
         antiEntropy == null ? AntiEntropyConfig.defaults() : antiEntropy,

@@ -9,6 +9,8 @@ import java.util.List;
  * @param url               this node's own address; it listens there
  * @param cluster           the nodes of the cluster as the conf lists them, sorted, including {@code url}: the
  *                          first topology of a new cluster; afterwards the agreed topology prevails
+ * @param replicationFactor the default {@code from} of requests (at most the cluster size), recorded in a new
+ *                          cluster's first topology; afterwards the cluster's recorded factor prevails
  * @param dataDir           RocksDB directory of this node
  * @param hazelcast         membership settings, null for a single node
  * @param eventLoops        event-loop threads, one HTTP verticle each
@@ -28,7 +30,7 @@ import java.util.List;
  * @param backup            where backups go and how many are kept
  * @param tls               TLS on the node's port and between nodes; null for plain HTTP
  */
-public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, HazelcastConfig hazelcast,
+public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, int replicationFactor, Path dataDir, HazelcastConfig hazelcast,
                          int eventLoops, long maxBodyBytes, long shutdownTimeoutMs, long idleTimeoutMs,
                          boolean entityFastPath, long replicaTimeoutMs, long maxClockOffsetMs, String clusterSecret, AuthConfig auth, HintsConfig hints, StorageConfig storage,
                          AntiEntropyConfig antiEntropy, TransferConfig transfer, AdmissionConfig admission,
@@ -45,6 +47,10 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
   public static final long DEFAULT_IDLE_TIMEOUT_MS = 120_000;
   public static final long DEFAULT_REPLICA_TIMEOUT_MS = 1_000;
   public static final long DEFAULT_MAX_CLOCK_OFFSET_MS = 5_000;
+  /** Cassandra's usual replication factor: a majority (2) still answers with one replica down. */
+  public static final int DEFAULT_REPLICATION_FACTOR = 3;
+  /** Far beyond any useful factor; a record's replica count must stay below {@code Record.EVERY_NODE}. */
+  public static final int MAX_REPLICATION_FACTOR = 1_000;
 
   public static int defaultEventLoops() {
     return Runtime.getRuntime().availableProcessors();
@@ -53,7 +59,7 @@ public record NodeConfig(NodeUrl url, List<NodeUrl> cluster, Path dataDir, Hazel
   /** The node started with no arguments: one node on 127.0.0.1:8080, data under ./data. */
   public static NodeConfig defaults() {
     NodeUrl url = NodeUrl.parse("url", DEFAULT_URL);
-    return new NodeConfig(url, List.of(url), Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
+    return new NodeConfig(url, List.of(url), DEFAULT_REPLICATION_FACTOR, Path.of(DEFAULT_DATA_DIR), null, defaultEventLoops(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, true, DEFAULT_REPLICA_TIMEOUT_MS,
         DEFAULT_MAX_CLOCK_OFFSET_MS, null, AuthConfig.OPEN, HintsConfig.defaults(), StorageConfig.defaults(),
         AntiEntropyConfig.defaults(), TransferConfig.defaults(), AdmissionConfig.defaults(),

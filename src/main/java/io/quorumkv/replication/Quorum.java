@@ -2,7 +2,7 @@ package io.quorumkv.replication;
 
 /**
  * How many replicas a request goes to ({@code from}) and how many must answer ({@code ack}).
- * Defaults: {@code from} is the cluster size, {@code ack} a majority of {@code from}.
+ * Defaults: {@code from} is the cluster's replication factor (at most its size), {@code ack} a majority of {@code from}.
  */
 public record Quorum(int ack, int from) {
 
@@ -11,17 +11,11 @@ public record Quorum(int ack, int from) {
   }
 
   /**
-   * Parses the request's {@code ack} and {@code from} (either may be null for its default).
+   * Parses the request's {@code ack} and {@code from} (either may be null for its default): {@code from}
+   * defaults to {@code defaultFrom} (the replication factor, capped by the sizes involved), and may be
+   * at most {@code clusterSize}.
    *
    * @throws InvalidQuorumException with the message the client gets in a 400
-   */
-  public static Quorum parse(String ackText, String fromText, int clusterSize) {
-    return parse(ackText, fromText, clusterSize, clusterSize);
-  }
-
-  /**
-   * {@link #parse(String, String, int)} with a default {@code from} below the largest allowed: during a
-   * topology change, the smaller of the cluster's sizes before and after it.
    */
   public static Quorum parse(String ackText, String fromText, int defaultFrom, int clusterSize) {
     int from = fromText == null ? defaultFrom : parseCount("from", fromText);

@@ -24,6 +24,10 @@ import java.util.function.UnaryOperator;
  * persisted in the meta data on every change (so a restart, even of every node at once, brings
  * the cluster back to it) and reported back as applied. Changes are compare-and-set on the board,
  * so of two changes at once one is refused. It also holds the cluster's id ({@link ClusterIdentity}).
+ *
+ * <p>The replication factor travels with the topology: the conf's value counts only for a new cluster
+ * (and for a topology written before the factor was recorded); a conf that names another is warned
+ * about once, at start, and the cluster's is followed, as the conf's {@code cluster} list is.
  */
 public final class ClusterTopology {
   private static final System.Logger LOG = System.getLogger(ClusterTopology.class.getName());
@@ -39,14 +43,17 @@ public final class ClusterTopology {
   private final MetaStore meta;
   private final LiveNodes liveNodes;
   private final ClusterIdentity identity;
+  private final int confReplicationFactor;
   private final List<Consumer<Topology>> listeners = new CopyOnWriteArrayList<>();
   private final Promise<Long> departed = Promise.promise();
   private volatile Topology current;
   /** The last report of this node's applied epoch, while it is on its way. */
   private Future<Void> reporting = Future.succeededFuture();
 
-  public ClusterTopology(Vertx vertx, NodeUrl self, TopologyBoard board, MetaStore meta, LiveNodes liveNodes) {
+  public ClusterTopology(Vertx vertx, NodeUrl self, TopologyBoard board, MetaStore meta, LiveNodes liveNodes,
+                         int confReplicationFactor) {
     this.vertx = vertx;
+    this.confReplicationFactor = confReplicationFactor;
     this.self = self;
     this.board = board;
     this.meta = meta;
@@ -60,10 +67,10 @@ public final class ClusterTopology {
    * Fails with a {@link TopologyException} when this node left the cluster or cannot join now.
    */
   public Future<Topology> start(Collection<NodeUrl> confNodes) {
-    board.onTopology(text -> apply(Topology.fromJson(text)));
+    board.onTopology(text -> apply(parse(text)));
     if (!board.shared()) {
       // A node without membership can neither gain nor lose nodes: its conf is its topology, whatever its url was before.
-      Topology alone = Topology.initial(confNodes);
+      Topology alone = Topology.initial(confNodes, confReplicationFactor);
       return identity.establish().compose(id -> board.compareAndSet(null, alone.encode())).map(alone);
     }
     return vertx.executeBlocking(this::persisted).compose(persisted -> board.start()
@@ -74,7 +81,8 @@ public final class ClusterTopology {
             return Future.failedFuture(new TopologyException("this node left the cluster at epoch " + departedAt
                 + "; to add it again, start it with an empty dataDir"));
           }
-          return agree(persisted == null ? Topology.initial(confNodes) : persisted, persisted != null);
+          return agree(persisted == null ? Topology.initial(confNodes, confReplicationFactor) : persisted,
+              persisted != null);
         })
         .compose(agreed -> {
           apply(agreed);
@@ -87,7 +95,10 @@ public final class ClusterTopology {
           }
           return joinOnceEveryoneIsSeen(1);
         })
-        .onSuccess(agreed -> logDifference(agreed, confNodes)));
+        .onSuccess(agreed -> {
+          logDifference(agreed, confNodes);
+          logFactorDifference(agreed);
+        }));
   }
 
   private Topology joining(Topology on) {
@@ -151,7 +162,7 @@ public final class ClusterTopology {
    */
   private Future<Topology> agree(Topology candidate, boolean mayReplace, int attempt) {
     return board.read().compose(text -> {
-      Topology onBoard = text == null ? null : Topology.fromJson(text);
+      Topology onBoard = text == null ? null : parse(text);
       if (onBoard != null && (!mayReplace || onBoard.epoch() >= candidate.epoch())) {
         return Future.succeededFuture(onBoard);
       }
@@ -177,7 +188,7 @@ public final class ClusterTopology {
 
   private Future<Topology> change(UnaryOperator<Topology> step, int attempt) {
     return board.read().compose(text -> {
-      Topology on = text == null ? current : Topology.fromJson(text);
+      Topology on = text == null ? current : parse(text);
       Topology next;
       try {
         next = step.apply(on);
@@ -208,7 +219,7 @@ public final class ClusterTopology {
     identity.reconcile();
     Topology mine = current;
     return board.read().compose(text -> {
-      Topology onBoard = text == null ? null : Topology.fromJson(text);
+      Topology onBoard = text == null ? null : parse(text);
       if (onBoard == null || onBoard.epoch() < mine.epoch()) {
         return board.compareAndSet(text, mine.encode()).mapEmpty();
       }
@@ -260,7 +271,12 @@ public final class ClusterTopology {
   /** Blocking. */
   private Topology persisted() {
     byte[] bytes = meta.read(PERSISTED);
-    return bytes == null ? null : Topology.fromJson(new String(bytes, StandardCharsets.UTF_8));
+    return bytes == null ? null : parse(new String(bytes, StandardCharsets.UTF_8));
+  }
+
+  /** A topology's text; one written before the factor was recorded gets the conf's. */
+  private Topology parse(String text) {
+    return Topology.fromJson(text, confReplicationFactor);
   }
 
   private void logDifference(Topology agreed, Collection<NodeUrl> confNodes) {
@@ -269,6 +285,14 @@ public final class ClusterTopology {
     if (!conf.equals(members)) {
       LOG.log(System.Logger.Level.WARNING, "the conf's cluster " + conf + " differs from the agreed topology "
           + members + " (epoch " + agreed.epoch() + "); following the agreed one");
+    }
+  }
+
+  private void logFactorDifference(Topology agreed) {
+    if (agreed.replicationFactor() != confReplicationFactor) {
+      LOG.log(System.Logger.Level.WARNING, "the conf's replicationFactor " + confReplicationFactor
+          + " differs from the cluster's " + agreed.replicationFactor() + ", fixed when the cluster was created;"
+          + " following the cluster's");
     }
   }
 

@@ -213,13 +213,14 @@ public final class HazelcastBoard extends CachingBoard {
     if (opened == null) {
       return null;
     }
+    Topology current = inForce;
     Topology next;
     try {
-      next = Topology.fromJson(opened.value());
+      // Only the form and the writer are checked here: the factor a value without one gets does not matter.
+      next = Topology.fromJson(opened.value(), current == null ? 1 : current.replicationFactor());
     } catch (IllegalArgumentException e) {
       return rejected(TOPOLOGY_MAP, key, stored, BoardRejections.Reason.FORM, e.getMessage());
     }
-    Topology current = inForce;
     if (current != null && !current.letsWrite(opened.writer(), next)) {
       return rejected(TOPOLOGY_MAP, key, stored, BoardRejections.Reason.WRITER, "written by " + opened.writer()
           + ", not a node of epoch " + current.epoch() + " nor the joiner of epoch " + next.epoch());

@@ -1,5 +1,6 @@
 package io.quorumkv.topology;
 
+import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.HomeSet;
 import io.quorumkv.placement.Rendezvous;
@@ -27,6 +28,9 @@ import java.util.function.Predicate;
  * {@link Stage#CUTOVER}: the joiner is {@code normal} (the leaver gone) and reads go to the new
  * owners, while writes still reach the old ones, so a node still reading the old owners misses
  * nothing. {@link Stage#STABLE}: writes go to the new owners only, and copies elsewhere are dropped.
+ *
+ * <p>It also carries the cluster's replication factor, the default {@code from}: fixed by the first
+ * topology of the cluster and kept by every step, so that every node defaults to the same one.
  */
 public final class Topology implements ReplicaPlacement {
   public enum State { JOINING, NORMAL, LEAVING }
@@ -47,8 +51,10 @@ public final class Topology implements ReplicaPlacement {
 
   /** The epoch of the conf's topology, before any change. */
   public static final long INITIAL_EPOCH = 1;
+  private static final String REPLICATION_FACTOR = "replicationFactor";
 
   private final long epoch;
+  private final int replicationFactor;
   private final Map<NodeUrl, State> members;
   private final Stage stage;
   private final Change change;
@@ -58,8 +64,13 @@ public final class Topology implements ReplicaPlacement {
   private final Rendezvous targetPlacement;
   private final Rendezvous previousPlacement;
 
-  private Topology(long epoch, Map<NodeUrl, State> members, Stage stage, Change change, List<NodeUrl> previous) {
+  private Topology(long epoch, int replicationFactor, Map<NodeUrl, State> members, Stage stage, Change change,
+                   List<NodeUrl> previous) {
+    if (replicationFactor < 1) {
+      throw new IllegalArgumentException("the replication factor must be positive, got " + replicationFactor);
+    }
     this.epoch = epoch;
+    this.replicationFactor = replicationFactor;
     TreeMap<NodeUrl, State> sorted = new TreeMap<>(ORDER);
     sorted.putAll(members);
     this.members = java.util.Collections.unmodifiableMap(sorted);
@@ -71,15 +82,25 @@ public final class Topology implements ReplicaPlacement {
     this.previousPlacement = this.previous.isEmpty() ? null : new Rendezvous(this.previous);
   }
 
-  /** The first topology of a cluster: the conf's nodes, all normal. */
-  public static Topology initial(Collection<NodeUrl> nodes) {
+  /** The first topology of a cluster: the conf's nodes, all normal, and the conf's replication factor. */
+  public static Topology initial(Collection<NodeUrl> nodes, int replicationFactor) {
     Map<NodeUrl, State> members = new TreeMap<>(ORDER);
     nodes.forEach(node -> members.put(node, State.NORMAL));
-    return new Topology(INITIAL_EPOCH, members, Stage.STABLE, null, List.of());
+    return new Topology(INITIAL_EPOCH, replicationFactor, members, Stage.STABLE, null, List.of());
+  }
+
+  /** {@link #initial(Collection, int)} at the default replication factor. */
+  public static Topology initial(Collection<NodeUrl> nodes) {
+    return initial(nodes, NodeConfig.DEFAULT_REPLICATION_FACTOR);
   }
 
   public long epoch() {
     return epoch;
+  }
+
+  /** The cluster's replication factor: the default {@code from} wherever the cluster has that many nodes. */
+  public int replicationFactor() {
+    return replicationFactor;
   }
 
   public Stage stage() {
@@ -116,21 +137,24 @@ public final class Topology implements ReplicaPlacement {
     return all;
   }
 
-  /** The largest {@code from} a request may ask, and the default one. */
+  /** The largest {@code from} a request may ask. */
   @Override
   public int readSize() {
     return readPlacement.size();
   }
 
   /**
-   * The {@code from} of a request that names none: the cluster size, and during a change the
-   * smaller of the sizes before and after it, so that a default write needs a majority of each
-   * set rather than every node of the smaller one.
+   * The {@code from} of a request that names none: the replication factor, or the cluster size when
+   * smaller; during a change the smaller of the sizes before and after it, so that a default write
+   * needs a majority of each set rather than every node of the smaller one.
    */
   @Override
   public int defaultFrom() {
     int size = Math.min(readPlacement.size(), targetPlacement.size());
-    return previousPlacement == null ? size : Math.min(size, previousPlacement.size());
+    if (previousPlacement != null) {
+      size = Math.min(size, previousPlacement.size());
+    }
+    return Math.min(replicationFactor, size);
   }
 
   /** The key's replicas for a read at {@code from}. */
@@ -261,7 +285,7 @@ public final class Topology implements ReplicaPlacement {
     }
     Map<NodeUrl, State> next = sortedCopy(members);
     next.put(node, State.JOINING);
-    return new Topology(epoch + 1, next, Stage.STREAMING, new Change(Kind.JOIN, node), List.of());
+    return new Topology(epoch + 1, replicationFactor, next, Stage.STREAMING, new Change(Kind.JOIN, node), List.of());
   }
 
   /** The first step of taking {@code node} away: {@code leave} from itself, else a removal while it is down. */
@@ -275,7 +299,7 @@ public final class Topology implements ReplicaPlacement {
     }
     Map<NodeUrl, State> next = sortedCopy(members);
     next.put(node, State.LEAVING);
-    return new Topology(epoch + 1, next, Stage.STREAMING, new Change(kind, node), List.of());
+    return new Topology(epoch + 1, replicationFactor, next, Stage.STREAMING, new Change(kind, node), List.of());
   }
 
   /**
@@ -289,7 +313,7 @@ public final class Topology implements ReplicaPlacement {
       return aborted();
     }
     if (stage == Stage.STREAMING && change.node().equals(node) && change.kind() == Kind.LEAVE) {
-      return new Topology(epoch + 1, members, Stage.STREAMING, new Change(Kind.REMOVE, node), List.of());
+      return new Topology(epoch + 1, replicationFactor, members, Stage.STREAMING, new Change(Kind.REMOVE, node), List.of());
     }
     return withLeaving(node, Kind.REMOVE);
   }
@@ -315,7 +339,7 @@ public final class Topology implements ReplicaPlacement {
         next.put(node, State.NORMAL);
       }
     });
-    return new Topology(epoch + 1, next, Stage.STABLE, null, List.of());
+    return new Topology(epoch + 1, replicationFactor, next, Stage.STABLE, null, List.of());
   }
 
   /** The members that count toward a majority: all but the node a removal takes away, down for good. */
@@ -335,7 +359,7 @@ public final class Topology implements ReplicaPlacement {
         next.put(node, State.NORMAL);
       }
     });
-    return new Topology(epoch + 1, next, Stage.CUTOVER, change, readNodes());
+    return new Topology(epoch + 1, replicationFactor, next, Stage.CUTOVER, change, readNodes());
   }
 
   /** The last step: the old owners no longer take writes. */
@@ -343,7 +367,7 @@ public final class Topology implements ReplicaPlacement {
     if (stage != Stage.CUTOVER) {
       throw new TopologyException("no cutover to settle at epoch " + epoch);
     }
-    return new Topology(epoch + 1, members, Stage.STABLE, null, List.of());
+    return new Topology(epoch + 1, replicationFactor, members, Stage.STABLE, null, List.of());
   }
 
   private static Map<NodeUrl, State> sortedCopy(Map<NodeUrl, State> members) {
@@ -375,6 +399,7 @@ public final class Topology implements ReplicaPlacement {
     members.forEach((node, state) -> nodes.put(node.toString(), name(state)));
     return new JsonObject()
         .put("epoch", epoch)
+        .put(REPLICATION_FACTOR, replicationFactor)
         .put("stage", name(stage))
         .put("change", change == null ? null
             : new JsonObject().put("kind", name(change.kind())).put("node", change.node().toString()))
@@ -382,8 +407,11 @@ public final class Topology implements ReplicaPlacement {
         .put("previous", new JsonArray(previous.stream().map(NodeUrl::toString).toList()));
   }
 
-  /** The topology of {@link #toJson}; IllegalArgumentException when the text is not one. */
-  public static Topology fromJson(String text) {
+  /**
+   * The topology of {@link #toJson}; IllegalArgumentException when the text is not one. A topology
+   * written before the factor was recorded has none: it gets {@code factorIfAbsent}.
+   */
+  public static Topology fromJson(String text, int factorIfAbsent) {
     try {
       JsonObject json = new JsonObject(text);
       Map<NodeUrl, State> members = new TreeMap<>(ORDER);
@@ -392,7 +420,7 @@ public final class Topology implements ReplicaPlacement {
       JsonObject change = json.getJsonObject("change");
       List<NodeUrl> previous = json.getJsonArray("previous", new JsonArray()).stream()
           .map(node -> NodeUrl.parse("previous", (String) node)).toList();
-      return new Topology(json.getLong("epoch"), members,
+      return new Topology(json.getLong("epoch"), json.getInteger(REPLICATION_FACTOR, factorIfAbsent), members,
           Stage.valueOf(json.getString("stage").toUpperCase(Locale.ROOT)),
           change == null ? null : new Change(Kind.valueOf(change.getString("kind").toUpperCase(Locale.ROOT)),
               NodeUrl.parse("change", change.getString("node"))), previous);
@@ -418,6 +446,7 @@ public final class Topology implements ReplicaPlacement {
 
   @Override
   public String toString() {
-    return "epoch " + epoch + " " + name(stage) + (change == null ? "" : " (" + change + ")") + " " + members;
+    return "epoch " + epoch + " " + name(stage) + (change == null ? "" : " (" + change + ")") + " " + members
+        + " replication factor " + replicationFactor;
   }
 }

@@ -42,6 +42,19 @@ class ConfigLoaderTest {
     assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), config.storage().workers(),
         "a storage worker per core, at least two");
     assertEquals(2_000_000, config.storage().newKeyFilterKeys());
+    assertEquals(3, config.replicationFactor());
+  }
+
+  @Test
+  void replicationFactorIsAPositiveWholeNumber() {
+    assertEquals(2, ConfigLoader.parse(base().put("replicationFactor", 2)).replicationFactor());
+    assertEquals(5, ConfigLoader.parse(base().put("replicationFactor", 5)).replicationFactor(),
+        "more than the conf's nodes is fine: the default from is capped by the cluster size");
+    assertProblem("'replicationFactor' must be positive, got 0", base().put("replicationFactor", 0));
+    assertProblem("'replicationFactor' must be positive, got -2", base().put("replicationFactor", -2));
+    assertProblem("'replicationFactor' must be a whole number, got 2.5", base().put("replicationFactor", 2.5));
+    assertProblem("'replicationFactor' must be a whole number, got \"three\"", base().put("replicationFactor", "three"));
+    assertProblem("'replicationFactor' must be at most 1000, got 1001", base().put("replicationFactor", 1001));
   }
 
   @Test

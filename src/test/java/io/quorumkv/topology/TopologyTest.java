@@ -3,6 +3,7 @@ package io.quorumkv.topology;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.storage.Record;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -365,11 +366,12 @@ class TopologyTest {
     List<Topology> steps = List.of(stable, joining, joining.cutOver(), joining.cutOver().settle(), leaving,
         leaving.cutOver(), leaving.cutOver().settle(), removing, removing.cutOver());
     for (Topology step : steps) {
-      Topology back = Topology.fromJson(step.toJson().encode());
+      Topology back = Topology.fromJson(step.toJson().encode(), 7);
       assertEquals(step, back, step::toString);
       assertEquals(step.hashCode(), back.hashCode());
       assertEquals(step.encode(), back.encode());
       assertEquals(step.epoch(), back.epoch());
+      assertEquals(step.replicationFactor(), back.replicationFactor(), "the recorded factor, not the fallback");
       assertEquals(step.stage(), back.stage());
       assertEquals(step.change(), back.change());
       assertEquals(step.members(), back.members());
@@ -386,6 +388,40 @@ class TopologyTest {
     Topology reordered = Topology.initial(List.of(three.get(2), three.get(0), three.get(1)));
     assertEquals(stable, reordered, "the order of the conf's list does not matter");
     assertEquals(stable.encode(), reordered.encode());
+  }
+
+  @ParameterizedTest(name = "factor {0}")
+  @ValueSource(ints = {1, 2, 3, 5})
+  void theDefaultFromIsTheFactorCappedByEverySizeAChangeInvolves(int factor) {
+    List<NodeUrl> four = nodes(4);
+    Topology stable = Topology.initial(four, factor);
+    assertEquals(Math.min(factor, 4), stable.defaultFrom());
+    assertEquals(4, stable.readSize(), "a request may still ask for every node");
+    Topology joining = stable.withJoining(node(4));
+    Topology leaving = stable.withLeaving(four.get(0), Topology.Kind.LEAVE);
+    for (Topology step : List.of(joining, joining.cutOver(), joining.cutOver().settle(), leaving, leaving.cutOver(),
+        leaving.cutOver().settle())) {
+      assertEquals(factor, step.replicationFactor(), () -> "every step keeps the factor: " + step);
+    }
+    assertEquals(Math.min(factor, 4), joining.defaultFrom(), "4 before the join, 5 after: the smaller caps");
+    assertEquals(Math.min(factor, 4), joining.cutOver().defaultFrom(), "the previous owners still count");
+    assertEquals(Math.min(factor, 5), joining.cutOver().settle().defaultFrom());
+    assertEquals(Math.min(factor, 3), leaving.defaultFrom(), "3 after the leave caps it already");
+    assertEquals(Math.min(factor, 3), leaving.cutOver().settle().defaultFrom());
+  }
+
+  @Test
+  void aTopologyWrittenBeforeTheFactorWasRecordedTakesTheFallback() {
+    Topology recorded = Topology.initial(nodes(4), 2);
+    JsonObject json = recorded.toJson();
+    assertEquals(2, json.getInteger("replicationFactor"));
+    json.remove("replicationFactor");
+    Topology old = Topology.fromJson(json.encode(), 3);
+    assertEquals(3, old.replicationFactor());
+    assertEquals(3, old.defaultFrom());
+    assertEquals(recorded.members(), old.members());
+    assertEquals(recorded.epoch(), old.epoch());
+    assertEquals(2, Topology.fromJson(recorded.encode(), 3).replicationFactor(), "a recorded factor wins");
   }
 
   @Test
@@ -405,9 +441,12 @@ class TopologyTest {
         "{\"stage\": \"stable\", \"members\": {\"" + member + "\": \"normal\"}}",
         "{\"epoch\": 2, \"stage\": \"streaming\", \"change\": {\"kind\": \"teleport\", \"node\": \"" + member + "\"},"
             + " \"members\": {\"" + member + "\": \"normal\"}}",
-        "{\"epoch\": 1, \"stage\": \"stable\", \"members\": {\"" + member + "\": 7}}");
+        "{\"epoch\": 1, \"stage\": \"stable\", \"members\": {\"" + member + "\": 7}}",
+        "{\"epoch\": 1, \"replicationFactor\": 0, \"stage\": \"stable\", \"members\": {\"" + member + "\": \"normal\"}}",
+        "{\"epoch\": 1, \"replicationFactor\": \"three\", \"stage\": \"stable\", \"members\": {\"" + member
+            + "\": \"normal\"}}");
     for (String text : garbage) {
-      assertThrows(IllegalArgumentException.class, () -> Topology.fromJson(text), () -> "accepted: " + text);
+      assertThrows(IllegalArgumentException.class, () -> Topology.fromJson(text, 3), () -> "accepted: " + text);
     }
   }
 
