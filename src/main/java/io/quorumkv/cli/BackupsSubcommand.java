@@ -56,6 +56,7 @@ final class BackupsSubcommand implements Subcommand {
     JsonArray document = new JsonArray();
     List<List<String>> rows = new ArrayList<>();
     int failed = 0;
+    String firstFailure = null;
     for (URI node : nodes) {
       try {
         JsonArray backups = client.sendTo(node, "GET", "/admin/backup", NodeClient.DEFAULT_TIMEOUT, 200).jsonArray();
@@ -66,6 +67,7 @@ final class BackupsSubcommand implements Subcommand {
         }
       } catch (AdminFailure e) {
         failed++;
+        firstFailure = firstFailure == null ? e.getMessage() : firstFailure;
         document.add(ClusterNodes.entry(node).put("error", e.getMessage()));
         rows.add(List.of(node.toString(), "ERROR " + e.getMessage(), "-", "-", "-"));
       }
@@ -73,7 +75,7 @@ final class BackupsSubcommand implements Subcommand {
     output.table(List.of("NODE", "NAME", "CREATED", "RECORDS", "SIZE"), rows);
     output.json(document);
     if (failed > 0) {
-      throw new AdminFailure("could not list the backups of " + failed + " of " + nodes.size() + " nodes");
+      throw new AdminFailure("could not list the backups of " + failed + " of " + nodes.size() + " nodes: " + firstFailure);
     }
   }
 

@@ -43,7 +43,7 @@ final class FileFetch {
 
   /**
    * Fetches the file into {@code target}; {@code progress} hears of every block written. True when
-   * it continued a {@code .part} left before.
+   * it continued a {@code .part} left before (the node sent only the rest).
    */
   boolean fetch(URI node, String pathAndQuery, Path target, long bytes, String sha256, LongConsumer progress) {
     Path part = target.resolveSibling(target.getFileName() + ".part");
@@ -54,8 +54,7 @@ final class FileFetch {
         Files.delete(part);
         have = 0;
       }
-      boolean resumed = have > 0;
-      copy(node, pathAndQuery, part, have, bytes, progress);
+      boolean resumed = copy(node, pathAndQuery, part, have, bytes, progress);
       if (!matches(part, bytes, sha256) && resumed) {
         // What the earlier run left was damaged, or of another backup under this name: start over.
         Files.delete(part);
@@ -71,11 +70,17 @@ final class FileFetch {
     }
   }
 
-  /** Appends what the node sends from {@code from} on to {@code part} (written anew when the node sends it whole). */
-  private void copy(URI node, String pathAndQuery, Path part, long from, long bytes, LongConsumer progress)
+  /**
+   * Appends what the node sends from {@code from} on to {@code part}, or writes it anew when the node
+   * sends the whole file; true when it appended.
+   */
+  private boolean copy(URI node, String pathAndQuery, Path part, long from, long bytes, LongConsumer progress)
       throws IOException {
     if (from == bytes) {
-      return;
+      if (bytes == 0) {
+        Files.write(part, new byte[0]);
+      }
+      return from > 0;
     }
     List<String> range = from > 0 ? List.of("Range", "bytes=" + from + "-") : List.of();
     try (NodeClient.Download download = client.downloadFrom(node, pathAndQuery, ANSWER_TIMEOUT, range, 200, 206);
@@ -99,6 +104,7 @@ final class FileFetch {
         throw new AdminFailure(node + " sent " + written + " of " + bytes + " bytes of " + part.getFileName() + " ("
             + guard.why() + "); run again to continue");
       }
+      return append;
     }
   }
 }

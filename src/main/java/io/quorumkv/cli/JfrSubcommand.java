@@ -90,6 +90,7 @@ final class JfrSubcommand implements Subcommand {
     JsonArray document = new JsonArray();
     List<List<String>> rows = new ArrayList<>();
     int failed = 0;
+    String firstFailure = null;
     for (URI node : nodes) {
       try {
         JsonArray recordings = client.sendTo(node, "GET", "/admin/jfr", NodeClient.DEFAULT_TIMEOUT, 200).jsonArray();
@@ -101,6 +102,7 @@ final class JfrSubcommand implements Subcommand {
         }
       } catch (AdminFailure e) {
         failed++;
+        firstFailure = firstFailure == null ? e.getMessage() : firstFailure;
         document.add(ClusterNodes.entry(node).put("error", e.getMessage()));
         rows.add(List.of(node.toString(), "ERROR " + e.getMessage(), "-", "-", "-", "-"));
       }
@@ -108,7 +110,7 @@ final class JfrSubcommand implements Subcommand {
     output.table(List.of("NODE", "NAME", "STATE", "SETTINGS", "STARTED", "DURATION MS"), rows);
     output.json(document);
     if (failed > 0) {
-      throw new AdminFailure("could not list the recordings of " + failed + " of " + nodes.size() + " nodes");
+      throw new AdminFailure("could not list the recordings of " + failed + " of " + nodes.size() + " nodes: " + firstFailure);
     }
   }
 
