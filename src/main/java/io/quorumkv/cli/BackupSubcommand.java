@@ -26,7 +26,8 @@ final class BackupSubcommand implements Subcommand {
 
   @Override
   public String synopsis() {
-    return "backup [--cluster] [--name N] [--copy-to DIR]   take a backup (of every node with --cluster), and copy it here";
+    return "backup [--cluster] [--name N] [--copy-to DIR]\n"
+        + "                          take a backup (of every node with --cluster); with --copy-to, copy its parts to DIR";
   }
 
   @Override
