@@ -7,6 +7,7 @@ import io.quorumkv.admin.NodeMetrics;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.antientropy.TreeHandler;
 import io.quorumkv.backup.BackupAdmin;
+import io.quorumkv.backup.BackupDownloads;
 import io.quorumkv.backup.NodeBackups;
 import io.quorumkv.backup.RestoreHandler;
 import io.quorumkv.antientropy.TreeService;
@@ -53,6 +54,7 @@ final class Routes {
         new TreeHandler(trees, admission, peers),
         metrics, admin, new MembershipAdmin(topology),
         new BackupAdmin(vertx, config, backups, () -> topology.current().allNodes(), peers),
+        new BackupDownloads(vertx, backups),
         new Dashboard(!tokens.open(Role.ADMIN), !tokens.open(Role.READ)));
   }
 

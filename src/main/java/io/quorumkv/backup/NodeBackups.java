@@ -153,6 +153,23 @@ public final class NodeBackups {
         maxVersion, records, live, tombstones, dataBytes, diskBytes, tookMs, files);
   }
 
+  /**
+   * The complete backup of that name: its directory holds its manifest and no in-progress mark.
+   * NoSuchElementException when there is none. Not synchronized: reading a backup does not wait for
+   * one being taken.
+   */
+  public NodeBackup complete(String name) {
+    Path dir = config.dir().resolve(checkName(name));
+    if (!Files.exists(dir.resolve(BackupManifest.FILE_NAME)) || Files.exists(dir.resolve(IN_PROGRESS))) {
+      throw new NoSuchElementException("no backup named " + name);
+    }
+    NodeBackup backup = NodeBackup.at(dir);
+    if (!backup.manifest().name().equals(name)) {
+      throw new NoSuchElementException("no backup named " + name);
+    }
+    return backup;
+  }
+
   /** The complete backups, oldest first: each directory whose readable manifest names it. */
   public synchronized List<BackupManifest> list() {
     List<BackupManifest> manifests = new ArrayList<>();

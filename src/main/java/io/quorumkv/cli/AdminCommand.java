@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  */
 public final class AdminCommand {
   static final String PREFIX = "quorumkv admin: ";
-  private static final List<Subcommand> SUBCOMMANDS = List.of(new ClusterSubcommand());
+  private static final List<Subcommand> SUBCOMMANDS = List.of(new ClusterSubcommand(),
+      new BackupSubcommand(), new BackupsSubcommand(), new RestoreSubcommand(), new JfrSubcommand());
 
   private AdminCommand() {
   }
@@ -49,8 +50,10 @@ public final class AdminCommand {
       return 2;
     }
     try {
-      subcommand.run(options.rest(), options, new NodeClient(options), new Output(out, options.json()));
+      subcommand.run(options.rest(), options, new NodeClient(options), new Output(out, err, options.json()));
       return 0;
+    } catch (Reported e) {
+      return e.status();
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + subcommand.name() + ": " + e.getMessage());
       err.println("usage: java -jar quorumkv.jar admin " + subcommand.synopsis());

@@ -6,12 +6,15 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -24,6 +27,7 @@ import java.util.List;
 final class NodeClient {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+  private static final int ERROR_BODY_BYTES = 4096;
 
   private final HttpClient http;
   private final List<URI> urls;
@@ -77,6 +81,53 @@ final class NodeClient {
     }
   }
 
+  /**
+   * An answer whose body is streamed: the caller reads it and closes it. {@code timeout} bounds the
+   * wait for the status line only; a body that stalls is the reader's to bound.
+   */
+  record Download(URI node, int status, HttpHeaders headers, InputStream body) implements AutoCloseable {
+    @Override
+    public void close() {
+      try {
+        body.close();
+      } catch (IOException ignored) {
+        // the connection is given up either way
+      }
+    }
+  }
+
+  /** {@code GET} of a body to stream, from the first node that can be reached. */
+  Download download(String pathAndQuery, Duration timeout, int... expected) {
+    AdminFailure unreachable = null;
+    for (URI node : urls) {
+      try {
+        return downloadFrom(node, pathAndQuery, timeout, List.of(), expected);
+      } catch (Unreachable e) {
+        unreachable = new AdminFailure(e.getMessage() + (urls.size() > 1 ? " (tried " + urls.size() + " urls)" : ""));
+      }
+    }
+    throw unreachable;
+  }
+
+  /** {@code GET} of a body to stream from this node, with these headers (name, value, name, value...). */
+  Download downloadFrom(URI node, String pathAndQuery, Duration timeout, List<String> headers, int... expected) {
+    HttpResponse<InputStream> response = exchange(node, "GET", pathAndQuery, timeout, headers,
+        HttpResponse.BodyHandlers.ofInputStream());
+    Download download = new Download(node, response.statusCode(), response.headers(), response.body());
+    for (int status : expected) {
+      if (response.statusCode() == status) {
+        return download;
+      }
+    }
+    String text;
+    try (download) {
+      text = new String(download.body().readNBytes(ERROR_BODY_BYTES), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      text = "";
+    }
+    throw new AdminFailure(ExchangeFailures.describe(node, response.statusCode(), text));
+  }
+
   /** {@code GET} of a JSON object from the first node that can be reached. */
   JsonObject getJson(String pathAndQuery) {
     return send("GET", pathAndQuery, DEFAULT_TIMEOUT, 200).json();
@@ -87,14 +138,23 @@ final class NodeClient {
   }
 
   private Answer exchange(URI node, String method, String pathAndQuery, Duration timeout) {
+    HttpResponse<String> response = exchange(node, method, pathAndQuery, timeout, List.of(),
+        HttpResponse.BodyHandlers.ofString());
+    return new Answer(node, response.statusCode(), response.body());
+  }
+
+  private <T> HttpResponse<T> exchange(URI node, String method, String pathAndQuery, Duration timeout,
+                                       List<String> headers, HttpResponse.BodyHandler<T> body) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node + pathAndQuery)).timeout(timeout)
         .method(method, HttpRequest.BodyPublishers.noBody());
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
+    for (int i = 0; i + 1 < headers.size(); i += 2) {
+      request.header(headers.get(i), headers.get(i + 1));
+    }
     try {
-      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new Answer(node, response.statusCode(), response.body());
+      return http.send(request.build(), body);
     } catch (ConnectException | HttpConnectTimeoutException e) {
       throw new Unreachable(ExchangeFailures.describe(node, e));
     } catch (IOException e) {

@@ -13,11 +13,23 @@ import java.util.List;
  */
 final class Output {
   private final PrintStream out;
+  private final PrintStream progress;
   private final boolean json;
 
   Output(PrintStream out, boolean json) {
+    this(out, System.err, json);
+  }
+
+  /** @param progress where progress lines go (stderr), with {@code --json} too */
+  Output(PrintStream out, PrintStream progress, boolean json) {
     this.out = out;
+    this.progress = progress;
     this.json = json;
+  }
+
+  /** A line saying how far a long subcommand got, on stderr, so that it never mixes with the result. */
+  void progress(String text) {
+    progress.println(text);
   }
 
   boolean json() {

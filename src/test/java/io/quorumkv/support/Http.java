@@ -18,6 +18,8 @@ public final class Http {
 
   private final String base;
   private final HttpClient client;
+  /** Sent with every request unless the request names its own: null for none. */
+  private final String token;
 
   public Http(String base) {
     this(base, CLIENT);
@@ -25,8 +27,18 @@ public final class Http {
 
   /** Through a client of the test's own, such as one that trusts a TLS cluster's CA. */
   public Http(String base, HttpClient client) {
+    this(base, client, null);
+  }
+
+  private Http(String base, HttpClient client, String token) {
     this.base = base;
     this.client = client;
+    this.token = token;
+  }
+
+  /** A client that sends {@code Authorization: Bearer TOKEN} with every request that carries none of its own. */
+  public Http withToken(String token) {
+    return new Http(base, client, token);
   }
 
   /** The node's base url, such as {@code http://127.0.0.1:8080}. */
@@ -61,6 +73,9 @@ public final class Http {
         .method(method, body);
     if (headers.length > 0) {
       builder.headers(headers);
+    }
+    if (token != null && !java.util.Arrays.asList(headers).contains("Authorization")) {
+      builder.header("Authorization", "Bearer " + token);
     }
     HttpRequest request = builder.build();
     try {
