@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
  */
 public final class AdminCommand {
   static final String PREFIX = "quorumkv admin: ";
-  private static final List<Subcommand> SUBCOMMANDS = List.of(new ClusterSubcommand());
+  private static final List<Subcommand> SUBCOMMANDS = List.of(new ClusterSubcommand(), new StatusSubcommand(),
+      new MetricsSubcommand(), new JoinSubcommand(), new LeaveSubcommand(), new RemoveSubcommand(), new AbortSubcommand(),
+      new RepairSubcommand());
 
   private AdminCommand() {
   }

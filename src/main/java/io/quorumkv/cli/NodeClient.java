@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 
@@ -57,12 +58,19 @@ final class NodeClient {
 
   /** A request to the first node that can be reached; fails unless its status is {@code expected}. */
   Answer send(String method, String pathAndQuery, Duration timeout, int... expected) {
-    AdminFailure unreachable = null;
-    for (URI node : urls) {
+    return sendToAny(urls, method, pathAndQuery, timeout, expected);
+  }
+
+  /** {@link #send} over these nodes rather than the urls given. */
+  Answer sendToAny(List<URI> nodes, String method, String pathAndQuery, Duration timeout, int... expected) {
+    AdminFailure unreachable = new AdminFailure("no node to ask");
+    for (URI node : nodes) {
       try {
         return expect(exchange(node, method, pathAndQuery, timeout), expected);
       } catch (Unreachable e) {
-        unreachable = new AdminFailure(e.getMessage() + (urls.size() > 1 ? " (tried " + urls.size() + " urls)" : ""));
+        unreachable = new AdminFailure(e.getMessage() + (nodes.size() > 1 ? " (tried " + nodes.size() + " urls)" : ""));
+      } catch (Unanswered e) {
+        throw new AdminFailure(e.getMessage());
       }
     }
     throw unreachable;
@@ -72,8 +80,21 @@ final class NodeClient {
   Answer sendTo(URI node, String method, String pathAndQuery, Duration timeout, int... expected) {
     try {
       return expect(exchange(node, method, pathAndQuery, timeout), expected);
-    } catch (Unreachable e) {
+    } catch (Unreachable | Unanswered e) {
       throw new AdminFailure(e.getMessage());
+    }
+  }
+
+  /**
+   * A {@code GET} of this node, or null when it cannot be reached or does not answer within
+   * {@code timeout}: a node down, which a view of every node shows rather than fails on. Any other
+   * failure, a refused token say, is an {@link AdminFailure} as ever.
+   */
+  Answer getIfAnswering(URI node, String pathAndQuery, Duration timeout) {
+    try {
+      return expect(exchange(node, "GET", pathAndQuery, timeout), 200);
+    } catch (Unreachable | Unanswered e) {
+      return null;
     }
   }
 
@@ -97,6 +118,8 @@ final class NodeClient {
       return new Answer(node, response.statusCode(), response.body());
     } catch (ConnectException | HttpConnectTimeoutException e) {
       throw new Unreachable(ExchangeFailures.describe(node, e));
+    } catch (HttpTimeoutException e) {
+      throw new Unanswered(ExchangeFailures.describe(node, e));
     } catch (IOException e) {
       throw new AdminFailure(ExchangeFailures.describe(node, e));
     } catch (InterruptedException e) {
@@ -117,6 +140,13 @@ final class NodeClient {
   /** A node that could not be reached at all: the next url may do. */
   private static final class Unreachable extends RuntimeException {
     Unreachable(String line) {
+      super(line, null, false, false);
+    }
+  }
+
+  /** A node that took the request and did not answer in time: not asked again elsewhere, the request may have run. */
+  private static final class Unanswered extends RuntimeException {
+    Unanswered(String line) {
       super(line, null, false, false);
     }
   }
