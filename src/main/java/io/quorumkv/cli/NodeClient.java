@@ -85,6 +85,17 @@ final class NodeClient {
     }
   }
 
+  /** {@link #sendTo}, or null when the node cannot be reached at all: a node down, which a command over every node reports. */
+  Answer sendToIfReachable(URI node, String method, String pathAndQuery, Duration timeout, int... expected) {
+    try {
+      return expect(exchange(node, method, pathAndQuery, timeout), expected);
+    } catch (Unreachable e) {
+      return null;
+    } catch (Unanswered e) {
+      throw new AdminFailure(e.getMessage());
+    }
+  }
+
   /**
    * A {@code GET} of this node, or null when it cannot be reached or does not answer within
    * {@code timeout}: a node down, which a view of every node shows rather than fails on. Any other

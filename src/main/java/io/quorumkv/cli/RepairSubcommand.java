@@ -13,7 +13,8 @@ import java.util.List;
  * {@code admin repair}: an anti-entropy round now, waited for. Each node of the topology in turn
  * ({@code --one-node}: only the first url that answers) runs {@code POST /admin/repair}, an
  * exchange with every other node; the table shows each pair's outcome. Exits 1 when a node could not
- * repair (a topology change holds anti-entropy back, a node is down) or an exchange failed.
+ * be reached or an exchange failed; at once, with the node's answer, when a node refuses (a topology
+ * change holds anti-entropy back, a token without the admin role).
  */
 final class RepairSubcommand implements Subcommand {
   static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
@@ -52,11 +53,12 @@ final class RepairSubcommand implements Subcommand {
       NodeClient.Answer view = client.send("GET", "/v0/cluster", NodeClient.DEFAULT_TIMEOUT, 200);
       for (JsonObject node : Subcommands.objects(view.json().getJsonArray("nodes"))) {
         URI url = URI.create(node.getString("url"));
-        try {
-          rounds.add(client.sendTo(url, "POST", RepairAdmin.PATH, timeout, 200).json());
-        } catch (AdminFailure e) {
-          failures.add(e.getMessage());
-          rounds.add(new JsonObject().put("node", url.toString()).put("error", e.getMessage()));
+        NodeClient.Answer round = client.sendToIfReachable(url, "POST", RepairAdmin.PATH, timeout, 200);
+        if (round == null) {
+          failures.add(url + " cannot be reached");
+          rounds.add(new JsonObject().put("node", url.toString()).put("error", "cannot be reached"));
+        } else {
+          rounds.add(round.json());
         }
       }
     }

@@ -18,6 +18,8 @@ public final class Http {
 
   private final String base;
   private final HttpClient client;
+  /** Sent as a bearer token with every request that carries no Authorization header of its own; null for none. */
+  private final String token;
 
   public Http(String base) {
     this(base, CLIENT);
@@ -25,8 +27,18 @@ public final class Http {
 
   /** Through a client of the test's own, such as one that trusts a TLS cluster's CA. */
   public Http(String base, HttpClient client) {
+    this(base, client, null);
+  }
+
+  private Http(String base, HttpClient client, String token) {
     this.base = base;
     this.client = client;
+    this.token = token;
+  }
+
+  /** This client, sending {@code Authorization: Bearer TOKEN} unless a request gives its own. */
+  public Http withToken(String token) {
+    return new Http(base, client, token);
   }
 
   /** The node's base url, such as {@code http://127.0.0.1:8080}. */
@@ -62,6 +74,9 @@ public final class Http {
     if (headers.length > 0) {
       builder.headers(headers);
     }
+    if (token != null && !hasAuthorization(headers)) {
+      builder.header("Authorization", "Bearer " + token);
+    }
     HttpRequest request = builder.build();
     try {
       return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
@@ -71,6 +86,15 @@ public final class Http {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
     }
+  }
+
+  private static boolean hasAuthorization(String... headers) {
+    for (int i = 0; i < headers.length; i += 2) {
+      if (headers[i].equalsIgnoreCase("Authorization")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public static String text(HttpResponse<byte[]> response) {

@@ -250,6 +250,7 @@ public final class ProcessCluster implements AutoCloseable {
     private Duration startTimeout = Duration.ofSeconds(60);
     private List<String> jvmOptions = List.of();
     private TestCertificates certificates;
+    private String token;
 
     /** {@code size} nodes, all on 127.0.0.1, on the real clock. */
     public Options(int size) {
@@ -301,6 +302,12 @@ public final class ProcessCluster implements AutoCloseable {
     /** Every node on https, with a certificate from {@code certificates}' cluster CA (mutual TLS between nodes). */
     public Options tls(TestCertificates certificates) {
       this.certificates = certificates;
+      return this;
+    }
+
+    /** The API token this class's own requests carry, for nodes whose conf sets tokens: one of role admin sees all. */
+    public Options token(String token) {
+      this.token = token;
       return this;
     }
 
@@ -368,7 +375,8 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** A client of this node's url: under TLS one that trusts the cluster's CA. */
   private Http httpOf(String url) {
-    return options.certificates == null ? new Http(url) : new Http(url, options.certificates.client());
+    Http http = options.certificates == null ? new Http(url) : new Http(url, options.certificates.client());
+    return options.token == null ? http : http.withToken(options.token);
   }
 
   public boolean running(int node) {
