@@ -3,6 +3,7 @@ package io.quorumkv;
 import io.quorumkv.admin.ClusterHandler;
 import io.quorumkv.admin.JfrRecordings;
 import io.quorumkv.admin.NodeMetrics;
+import io.quorumkv.admin.RepairAdmin;
 import io.quorumkv.admission.Admission;
 import io.quorumkv.admission.OutOfMemoryExit;
 import io.quorumkv.antientropy.AntiEntropy;
@@ -166,7 +167,8 @@ public final class Node {
     ApiTokens tokens = new ApiTokens(config.auth(), metrics::authRefused);
     List<RouteMount> nodeWide = Stream.concat(Routes.besideTheApi(vertx, config, storage, versions, topology,
         treeService, admission, peers, metrics, recordings, backups, tokens).stream(), Stream.of(new ClusterHandler(
-            config, topology, liveNodes, hints, readRepair, antiEntropy, opened.database().diskAlarm()))).toList();
+            config, topology, liveNodes, hints, readRepair, antiEntropy, opened.database().diskAlarm()),
+        new RepairAdmin(config.url(), topology, antiEntropy))).toList();
     KeyLocks keyLocks = new KeyLocks(vertx);
     EntityQuery query = new EntityQuery(topology::current, wallClock);
     metrics.bind(config, storage, hints, readRepair, versions, antiEntropy, sweep, admission,

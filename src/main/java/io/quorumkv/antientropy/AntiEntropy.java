@@ -7,7 +7,9 @@ import io.quorumkv.peer.Throttle;
 import io.quorumkv.replication.ReplicaDirectory;
 import io.quorumkv.storage.StorageService;
 import io.quorumkv.versioning.HybridLogicalClock;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
 import java.time.InstantSource;
@@ -39,6 +41,7 @@ public final class AntiEntropy {
   private final BooleanSupplier enabled;
 
   // Set by start, on the maintenance context.
+  private Context context;
   private TreeClient client;
   private Throttle throttle;
   private ReplicaDirectory replicas;
@@ -69,6 +72,7 @@ public final class AntiEntropy {
 
   /** Call on the context that will run the exchanges, with replicas created on it. */
   public void start(Vertx vertx, ReplicaDirectory replicas) {
+    this.context = vertx.getOrCreateContext();
     this.replicas = replicas;
     this.client = new TreeClient(vertx, config);
     this.throttle = new Throttle(vertx, config.antiEntropy().recordsPerSecond(), config.antiEntropy().bytesPerSecond());
@@ -98,13 +102,53 @@ public final class AntiEntropy {
     return Future.join(running);
   }
 
+  /**
+   * An exchange with every other node of the topology now, started here whichever side the schedule
+   * has start the pair's exchanges, each once an exchange with that peer already running here has
+   * ended; completes once all have ended, with each peer's outcome (a peer down is one that failed).
+   * Fails with an IllegalStateException while a topology change holds anti-entropy back. Call from
+   * any thread: the exchanges run on the maintenance context.
+   */
+  public Future<List<PeerRepair>> repairNow() {
+    if (context == null) {
+      return Future.failedFuture(new IllegalStateException("anti-entropy has not started yet"));
+    }
+    Promise<List<PeerRepair>> repaired = Promise.promise();
+    context.runOnContext(v -> repairEveryPeer().onComplete(repaired));
+    return repaired.future();
+  }
+
+  private Future<List<PeerRepair>> repairEveryPeer() {
+    if (!enabled.getAsBoolean()) {
+      return Future.failedFuture(new IllegalStateException(
+          "anti-entropy is held back until the topology change in progress has settled: repair once it is stable"));
+    }
+    followPeers();
+    List<Future<PeerRepair>> repairs = new ArrayList<>();
+    progress.forEach((peer, state) -> repairs.add(repairWith(peer, state)));
+    return Future.all(repairs).map(all -> all.<PeerRepair>list());
+  }
+
+  private Future<PeerRepair> repairWith(NodeUrl peer, Progress state) {
+    if (!liveNodes.isAlive(peer)) {
+      return Future.succeededFuture(PeerRepair.failed(peer, 0, "down: membership does not see it alive"));
+    }
+    long started = wallClock.millis();
+    return state.latest.transform(previous -> trees.tree(peer) == null
+            ? Future.failedFuture(new IllegalStateException("no hash tree shared with it (the topology changed)"))
+            : exchange(peer, state))
+        .transform(outcome -> Future.succeededFuture(outcome.succeeded()
+            ? PeerRepair.repaired(peer, outcome.result(), wallClock.millis() - started)
+            : PeerRepair.failed(peer, wallClock.millis() - started, reason(outcome.cause()))));
+  }
+
   private Future<ExchangeResult> exchange(NodeUrl peer, Progress state) {
     long started = wallClock.millis();
     state.started(started);
     long epoch = trees.epoch();
     Exchange exchange = new Exchange(peer, epoch, trees.tree(peer), client, service, replicas.get(peer), storage, clock,
         throttle, wallClock, config.storage().purgeGraceMs());
-    return exchange.run(confirmations).andThen(outcome -> {
+    Future<ExchangeResult> run = exchange.run(confirmations).andThen(outcome -> {
       long tookMs = wallClock.millis() - started;
       if (outcome.succeeded()) {
         ExchangeResult result = outcome.result();
@@ -115,12 +159,17 @@ public final class AntiEntropy {
               + result.pulled() + " received in " + tookMs + " ms");
         }
       } else {
-        String reason = outcome.cause().getMessage() == null ? outcome.cause().getClass().getSimpleName()
-            : outcome.cause().getMessage();
+        String reason = reason(outcome.cause());
         state.failed(tookMs, reason);
         LOG.log(System.Logger.Level.WARNING, "anti-entropy with " + peer + " failed after " + tookMs + " ms: " + reason);
       }
     });
+    state.latest = run;
+    return run;
+  }
+
+  private static String reason(Throwable failure) {
+    return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
   }
 
   /**
@@ -142,6 +191,8 @@ public final class AntiEntropy {
   private static final class Progress {
     final boolean initiator;
     volatile boolean exchanging;
+    /** The latest exchange with the peer started here; only on the maintenance context. */
+    Future<ExchangeResult> latest = Future.succeededFuture();
     private long lastStartedAt;
     private long lastCompletedAt;
     private long lastDurationMs;

@@ -14,8 +14,10 @@ import java.util.stream.Collectors;
  */
 public final class AdminCommand {
   static final String PREFIX = "quorumkv admin: ";
-  private static final List<Subcommand> SUBCOMMANDS = List.of(new ClusterSubcommand(),
-      new BackupSubcommand(), new BackupsSubcommand(), new RestoreSubcommand(), new JfrSubcommand());
+  private static final List<Subcommand> SUBCOMMANDS = List.of(new ClusterSubcommand(), new StatusSubcommand(),
+      new MetricsSubcommand(), new JoinSubcommand(), new LeaveSubcommand(), new RemoveSubcommand(), new AbortSubcommand(),
+      new RepairSubcommand(), new BackupSubcommand(), new BackupsSubcommand(), new RestoreSubcommand(),
+      new JfrSubcommand());
 
   private AdminCommand() {
   }

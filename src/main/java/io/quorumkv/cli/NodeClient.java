@@ -15,6 +15,7 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 
@@ -61,12 +62,19 @@ final class NodeClient {
 
   /** A request to the first node that can be reached; fails unless its status is {@code expected}. */
   Answer send(String method, String pathAndQuery, Duration timeout, int... expected) {
-    AdminFailure unreachable = null;
-    for (URI node : urls) {
+    return sendToAny(urls, method, pathAndQuery, timeout, expected);
+  }
+
+  /** {@link #send} over these nodes rather than the urls given. */
+  Answer sendToAny(List<URI> nodes, String method, String pathAndQuery, Duration timeout, int... expected) {
+    AdminFailure unreachable = new AdminFailure("no node to ask");
+    for (URI node : nodes) {
       try {
         return expect(exchange(node, method, pathAndQuery, timeout), expected);
       } catch (Unreachable e) {
-        unreachable = new AdminFailure(e.getMessage() + (urls.size() > 1 ? " (tried " + urls.size() + " urls)" : ""));
+        unreachable = new AdminFailure(e.getMessage() + (nodes.size() > 1 ? " (tried " + nodes.size() + " urls)" : ""));
+      } catch (Unanswered e) {
+        throw new AdminFailure(e.getMessage());
       }
     }
     throw unreachable;
@@ -76,7 +84,7 @@ final class NodeClient {
   Answer sendTo(URI node, String method, String pathAndQuery, Duration timeout, int... expected) {
     try {
       return expect(exchange(node, method, pathAndQuery, timeout), expected);
-    } catch (Unreachable e) {
+    } catch (Unreachable | Unanswered e) {
       throw new AdminFailure(e.getMessage());
     }
   }
@@ -128,6 +136,30 @@ final class NodeClient {
     throw new AdminFailure(ExchangeFailures.describe(node, response.statusCode(), text));
   }
 
+  /** {@link #sendTo}, or null when the node cannot be reached at all: a node down, which a command over every node reports. */
+  Answer sendToIfReachable(URI node, String method, String pathAndQuery, Duration timeout, int... expected) {
+    try {
+      return expect(exchange(node, method, pathAndQuery, timeout), expected);
+    } catch (Unreachable e) {
+      return null;
+    } catch (Unanswered e) {
+      throw new AdminFailure(e.getMessage());
+    }
+  }
+
+  /**
+   * A {@code GET} of this node, or null when it cannot be reached or does not answer within
+   * {@code timeout}: a node down, which a view of every node shows rather than fails on. Any other
+   * failure, a refused token say, is an {@link AdminFailure} as ever.
+   */
+  Answer getIfAnswering(URI node, String pathAndQuery, Duration timeout) {
+    try {
+      return expect(exchange(node, "GET", pathAndQuery, timeout), 200);
+    } catch (Unreachable | Unanswered e) {
+      return null;
+    }
+  }
+
   /** {@code GET} of a JSON object from the first node that can be reached. */
   JsonObject getJson(String pathAndQuery) {
     return send("GET", pathAndQuery, DEFAULT_TIMEOUT, 200).json();
@@ -157,6 +189,8 @@ final class NodeClient {
       return http.send(request.build(), body);
     } catch (ConnectException | HttpConnectTimeoutException e) {
       throw new Unreachable(ExchangeFailures.describe(node, e));
+    } catch (HttpTimeoutException e) {
+      throw new Unanswered(ExchangeFailures.describe(node, e));
     } catch (IOException e) {
       throw new AdminFailure(ExchangeFailures.describe(node, e));
     } catch (InterruptedException e) {
@@ -177,6 +211,13 @@ final class NodeClient {
   /** A node that could not be reached at all: the next url may do. */
   private static final class Unreachable extends RuntimeException {
     Unreachable(String line) {
+      super(line, null, false, false);
+    }
+  }
+
+  /** A node that took the request and did not answer in time: not asked again elsewhere, the request may have run. */
+  private static final class Unanswered extends RuntimeException {
+    Unanswered(String line) {
       super(line, null, false, false);
     }
   }

@@ -18,7 +18,7 @@ public final class Http {
 
   private final String base;
   private final HttpClient client;
-  /** Sent with every request unless the request names its own: null for none. */
+  /** Sent as a bearer token with every request that carries no Authorization header of its own; null for none. */
   private final String token;
 
   public Http(String base) {
@@ -36,7 +36,7 @@ public final class Http {
     this.token = token;
   }
 
-  /** A client that sends {@code Authorization: Bearer TOKEN} with every request that carries none of its own. */
+  /** This client, sending {@code Authorization: Bearer TOKEN} unless a request gives its own. */
   public Http withToken(String token) {
     return new Http(base, client, token);
   }
@@ -74,7 +74,7 @@ public final class Http {
     if (headers.length > 0) {
       builder.headers(headers);
     }
-    if (token != null && !java.util.Arrays.asList(headers).contains("Authorization")) {
+    if (token != null && !hasAuthorization(headers)) {
       builder.header("Authorization", "Bearer " + token);
     }
     HttpRequest request = builder.build();
@@ -86,6 +86,15 @@ public final class Http {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
     }
+  }
+
+  private static boolean hasAuthorization(String... headers) {
+    for (int i = 0; i < headers.length; i += 2) {
+      if (headers[i].equalsIgnoreCase("Authorization")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public static String text(HttpResponse<byte[]> response) {

@@ -305,7 +305,7 @@ public final class ProcessCluster implements AutoCloseable {
       return this;
     }
 
-    /** The token this class's own requests carry (waiting for the nodes, {@link #http}), for nodes whose conf sets tokens. */
+    /** The API token this class's own requests carry, for nodes whose conf sets tokens: one of role admin sees all. */
     public Options token(String token) {
       this.token = token;
       return this;
