@@ -308,3 +308,9 @@ refused_token() {
 log_tail() {
   tail -n 8 "$(node_log "$1")" 2> /dev/null | sed 's/^/  | /'
 }
+
+# qadmin SUBCOMMAND [ARG...]: the admin command (java -jar quorumkv.jar admin) with the scripts' CA and
+# token; the token travels in QKV_TOKEN, out of sight of ps.
+qadmin() {
+  QKV_TOKEN=${CURL_TOKEN:-} java -XX:TieredStopAtLevel=1 -Xmx128m -jar "$NODE_JAR" admin "$@" ${CURL_TLS[1]:+--cacert "${CURL_TLS[1]}"}
+}

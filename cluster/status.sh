@@ -2,7 +2,8 @@
 # Shows which nodes of the local cluster are up, each one's state in the topology, and which nodes
 # each one's membership sees alive. Exits 1 when a running node cannot be read: its line says why
 # (the node's answer, such as 401 for a wrong token, or curl's reason, such as a TLS error);
-# otherwise 0, down and starting nodes included.
+# otherwise 0, down and starting nodes included. Then the admin command's table of every node's
+# load, keys, hints and alarms (java -jar target/quorumkv.jar admin status).
 set -uo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -24,6 +25,7 @@ why_unreadable() {
   esac
 }
 unreadable=0
+up=()
 for port in "${PORTS[@]}"; do
   url="$QKV_SCHEME://127.0.0.1:$port"
   if ! pid=$(node_pid "node-$port"); then
@@ -37,9 +39,15 @@ for port in "${PORTS[@]}"; do
     fi
   elif http_get "$url/v0/cluster" && info=$(python3 -c "$CLUSTER_INFO_PY" <<< "$HTTP_BODY"); then
     echo "node $port UP       (pid $pid) $info"
+    up+=("$url")
   else
     echo "node $port CANNOT BE READ (pid $pid): GET $url/v0/cluster: $(why_unreadable)"
     unreadable=1
   fi
 done
+# What `nodetool status` shows, from the admin command: every node's load, keys, hints and alarms.
+if [ "${#up[@]}" -gt 0 ]; then
+  echo
+  (IFS=,; qadmin status --url "${up[*]}") || unreadable=1
+fi
 exit "$unreadable"
