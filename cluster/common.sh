@@ -312,5 +312,5 @@ log_tail() {
 # qadmin SUBCOMMAND [ARG...]: the admin command (java -jar quorumkv.jar admin) with the scripts' CA and
 # token; the token travels in QKV_TOKEN, out of sight of ps.
 qadmin() {
-  QKV_TOKEN=${CURL_TOKEN:-} java -XX:TieredStopAtLevel=1 -Xmx128m -jar "$NODE_JAR" admin "$@" ${CURL_TLS[1]:+--cacert "${CURL_TLS[1]}"}
+  QKV_TOKEN=${CURL_TOKEN:-} java -XX:TieredStopAtLevel=1 -Xmx128m -jar "$NODE_JAR" admin "$@" "${CURL_TLS[@]}"
 }

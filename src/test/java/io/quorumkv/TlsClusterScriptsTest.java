@@ -76,6 +76,10 @@ class TlsClusterScriptsTest {
       Run status = script("status.sh", Map.of());
       assertEquals(0, status.status(), status.output());
       assertUp(status);
+      for (int port : httpPorts) {
+        assertTrue(status.output().lines().anyMatch(line -> line.matches("https://127\\.0\\.0\\.1:" + port + " +UP +normal .*")),
+            "admin status's row of " + port + ": " + status.output());
+      }
       Run refused = script("status.sh", Map.of("QKV_TOKEN", "not-a-token"));
       assertEquals(1, refused.status(), refused.output());
       for (int port : httpPorts) {
