@@ -173,15 +173,17 @@ public final class Node {
     EntityQuery query = new EntityQuery(topology::current, wallClock);
     metrics.bind(config, storage, hints, readRepair, versions, antiEntropy, sweep, admission,
         opened.database().diskAlarm());
-    return StorageVerticle.deploy(vertx, workers, config.storage().workers()).onSuccess(deployments::add)
+    // The TLS contexts first, built on a worker: every server and client to a peer shares them.
+    return (config.tls() == null ? Future.<CertificateReload>succeededFuture()
+        : CertificateReload.start(vertx, config.tls()))
+        .onSuccess(reload -> certificateReload = reload)
+        .compose(reload -> StorageVerticle.deploy(vertx, workers, config.storage().workers()))
+        .onSuccess(deployments::add)
         .compose(id -> vertx.deployVerticle(new MaintenanceVerticle(config, storage, liveNodes, metrics,
             new MaintenanceVerticle.Work(hints, antiEntropy, steps, clock, sweep,
                 () -> storage.submit(opened::engineStats).onSuccess(metrics::updateEngineStats)))))
         .onSuccess(deployments::add)
-        .compose(id -> config.tls() == null ? Future.<CertificateReload>succeededFuture()
-            : CertificateReload.start(vertx, config.tls()))
-        .onSuccess(reload -> certificateReload = reload)
-        .compose(reload -> vertx.deployVerticle(() -> {
+        .compose(id -> vertx.deployVerticle(() -> {
           // Once its server stopped, the replica writes of answered requests (and the hints of those that fail) finish.
           HttpVerticle verticle = new HttpVerticle(config, loop -> {
             LoopServices services = servicesOn(loop, admission, keyLocks, wallClock);
@@ -190,7 +192,7 @@ public final class Node {
             return ApiRouter.create(loop, new ApiContext(config, services.coordinator(), services.conditionalWrites(),
                 services.clusterRange(), query, storage, admission, metrics.requests(), tokens, wallClock, mounts));
           },
-              () -> inFlightWrites.settledWithin(config.settleTimeoutMs()), metrics.requests(), reload);
+              () -> inFlightWrites.settledWithin(config.settleTimeoutMs()), metrics.requests(), certificateReload);
           httpVerticles.add(verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.eventLoops())))

@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import io.quorumkv.web.ClientFailures;
 import io.quorumkv.web.ClientTls;
 
 import java.time.Duration;
@@ -35,20 +36,30 @@ final class RestoreClient {
         .sslContext(tls.sslContext()).build();
   }
 
-  /** The node's {@code GET /admin/restore}; a {@link BackupException} saying why it cannot be had (not reachable, 401, 403). */
+  /**
+   * The node's {@code GET /admin/restore} (admin token): that the url is a quorumkv node this token may
+   * restore into, and its cluster. A {@link BackupException} says in one line why not: not reachable
+   * (or over the wrong scheme, or a certificate not trusted), 401 or 403, or not a quorumkv node.
+   */
   JsonObject describe() {
     HttpResponse<String> response = sendBlocking(request(RestoreProtocol.PATH).timeout(DESCRIBE_TIMEOUT).GET().build(),
-        HttpResponse.BodyHandlers.ofString(), "cannot reach " + node);
-    if (response.statusCode() != 200) {
-      throw new BackupException(node + " refused the restore: " + response.statusCode() + " "
-          + response.body().strip());
+        HttpResponse.BodyHandlers.ofString(), null);
+    int status = response.statusCode();
+    if (status == 401 || status == 403) {
+      throw new BackupException(node + " refused the restore: " + ClientFailures.answer(status, response.body()));
     }
+    JsonObject about = null;
     try {
-      return new JsonObject(response.body());
+      about = status == 200 ? new JsonObject(response.body()) : null;
     } catch (DecodeException e) {
-      throw new BackupException(node + " is not a quorumkv node of this version (its " + RestoreProtocol.PATH
-          + " answers no JSON)");
+      // answered below
     }
+    if (about == null || about.getJsonObject("topology") == null || about.getString("node") == null) {
+      throw new BackupException(node + " is not a quorumkv node this tool can restore into: GET "
+          + RestoreProtocol.PATH + " answered " + (status == 200 ? "200 without its JSON"
+          : ClientFailures.answer(status, response.body())));
+    }
+    return about;
   }
 
   /** Sends a batch; completes with the node's tally, or fails when it gave none. */
@@ -79,12 +90,16 @@ final class RestoreClient {
     return response.body().map(line -> URLDecoder.decode(line, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Sends and waits; a {@link BackupException} beginning with {@code failing} when no answer came. */
+  /**
+   * Sends and waits; a {@link BackupException} saying why no answer came ({@link ClientFailures}), after
+   * {@code failing} when given.
+   */
   private <T> HttpResponse<T> sendBlocking(HttpRequest request, HttpResponse.BodyHandler<T> body, String failing) {
     try {
       return http.send(request, body);
     } catch (IOException e) {
-      throw new BackupException(failing + ": " + describe(e));
+      String why = ClientFailures.describe(node, e);
+      throw new BackupException(failing == null ? why : failing + ": " + why);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new BackupException("interrupted");

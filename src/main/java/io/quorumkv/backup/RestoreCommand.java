@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@code java -jar quorumkv.jar restore}: checks every backup named, then streams their records
+ * {@code java -jar quorumkv.jar restore}: checks that the url is a quorumkv node the token may restore
+ * into, and every backup named, then streams their records
  * (each key once, its freshest copy among them) through one node into the cluster, which places each
  * at the replicas its key has now. Shows progress every few seconds, keeps it in a file for a rerun
  * to resume, and ends with the counts. Exit status 0 when every record went through, 1 when the
@@ -67,9 +68,10 @@ public final class RestoreCommand {
   }
 
   int run() throws InterruptedException {
-    List<NodeBackup> backups = checkedBackups();
+    // The node first: a wrong url, token or CA is said before any backup is opened.
     RestoreClient client = new RestoreClient(options.url(), options.token(), options.tls());
     JsonObject cluster = client.describe();
+    List<NodeBackup> backups = checkedBackups();
     JsonObject topology = cluster.getJsonObject("topology");
     String clusterId = cluster.getString("clusterId");
     if (clusterId == null) {

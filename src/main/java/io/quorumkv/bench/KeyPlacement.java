@@ -2,6 +2,7 @@ package io.quorumkv.bench;
 
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.placement.Rendezvous;
+import io.quorumkv.web.ClientFailures;
 import io.quorumkv.web.ClientTls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -56,9 +57,14 @@ final class KeyPlacement {
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
-    HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response;
+    try {
+      response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new IOException(ClientFailures.describe(url, e), e);
+    }
     if (response.statusCode() != 200) {
-      throw new IOException("GET /v0/cluster answered " + response.statusCode());
+      throw new IOException("GET /v0/cluster answered " + ClientFailures.answer(response.statusCode(), response.body()));
     }
     return new JsonObject(response.body());
   }

@@ -55,6 +55,10 @@ final class LatencyReport {
     if (result.non2xx() > 0) {
       out.printf("  Non-2xx or 3xx responses: %d%n", result.non2xx());
     }
+    if (!result.tally().statuses().isEmpty()) {
+      out.printf("  Answers from 300 up by status: %s%n", String.join(", ", result.tally().statuses().entrySet().stream()
+          .map(entry -> String.format("%d: %,d", entry.getKey(), entry.getValue())).toList()));
+    }
     if (result.shed() > 0 || result.heldBack() > 0) {
       out.printf("  Refused with 503: %d; held back by Retry-After (not sent): %d (%s)%n", result.shed(),
           result.heldBack(), options.honourRetryAfter() ? "honoured" : "ignored");
@@ -68,6 +72,9 @@ final class LatencyReport {
         ToolJit.ofThisJvm().describe(), result.toolCores(), result.toolCpu().compilingMillis() / 1000.0);
     if (result.errors() > 0) {
       out.printf("  Socket errors or timeouts: %d%n", result.errors());
+      for (String line : result.tally().describeFailures()) {
+        out.println("    " + line);
+      }
     }
     out.printf("Requests/sec: %10.2f%n", result.requestsPerSecond());
     if (result.toolBehind()) {

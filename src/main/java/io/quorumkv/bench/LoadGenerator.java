@@ -4,7 +4,9 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.PoolOptions;
@@ -41,6 +43,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class LoadGenerator {
   static final long MAX_LATENCY_MICROS = TimeUnit.MINUTES.toMicros(10);
   private static final long REQUEST_TIMEOUT_MS = 30_000;
+  /** How many first answers, all failed alike, stop a run ({@link FirstAnswers}). */
+  static final int FIRST_ANSWERS = 20;
 
   private final Vertx vertx;
   private final LoadOptions options;
@@ -57,6 +61,8 @@ final class LoadGenerator {
   private final LongAdder heldBack = new LongAdder();
   private final LongAdder errors = new LongAdder();
   private final LongAdder unsent = new LongAdder();
+  private final AnswerTally tally = new AnswerTally();
+  private final FirstAnswers firstAnswers = new FirstAnswers(FIRST_ANSWERS);
 
   /**
    * The outcome of a run. {@code latencyMicros}: of the answers other than {@code 503} (the admitted
@@ -65,10 +71,11 @@ final class LoadGenerator {
    * {@code heldBack}: requests due while their connection waited out a {@code Retry-After}, never
    * sent; {@code unsent}: requests due before the end that were never sent for lack of time;
    * {@code toolStalledShare}: the share of the window this tool's busiest event loop was held up;
-   * {@code toolCpu}: what this tool's JVM used of the machine during the window.
+   * {@code toolCpu}: what this tool's JVM used of the machine during the window; {@code tally}: the
+   * answers from 300 up by status, and the failures by kind.
    */
   record Result(Histogram latencyMicros, Histogram sentMicros, long requests, long non2xx, long shed, long heldBack, long errors, long unsent,
-                long elapsedNanos, double toolStalledShare, ToolCpu toolCpu) {
+                long elapsedNanos, double toolStalledShare, ToolCpu toolCpu, AnswerTally tally) {
     /** Held up for more than this share of the window, the tool could not have kept a schedule. */
     static final double TOOL_BEHIND_SHARE = 0.20;
     /** Held up for more than this share, the tool's stalls may show in the tail latencies. */
@@ -141,15 +148,20 @@ final class LoadGenerator {
         }
         clients.add(vertx.createHttpClient(client, new PoolOptions().setHttp1MaxSize(nodeConnections)));
       }
-      lanes.add(new Lane(vertx.getOrCreateContext(), clients));
+      lanes.add(new Lane(vertx.getOrCreateContext(), clients, options.urls()));
     }
     return lanes;
   }
 
-  private record Lane(Context context, List<HttpClient> clients) {
+  private record Lane(Context context, List<HttpClient> clients, List<URI> urls) {
     /** The client of connection {@code c} of {@code lanes}. */
     HttpClient clientOf(int c, int lanes) {
       return clients.get((c / lanes) % clients.size());
+    }
+
+    /** The node that client sends to. */
+    URI urlOf(int c, int lanes) {
+      return urls.get((c / lanes) % clients.size());
     }
 
     Future<Void> close() {
@@ -167,6 +179,12 @@ final class LoadGenerator {
     heldBack.reset();
     errors.reset();
     unsent.reset();
+    tally.reset();
+  }
+
+  /** Whether the run stopped because its first answers all failed alike, and why. */
+  FirstAnswers firstAnswers() {
+    return firstAnswers;
   }
 
   private Future<Result> measure(List<Lane> lanes, PrintStream progress,
@@ -200,7 +218,7 @@ final class LoadGenerator {
           }
           progress.println();
           return new Result(total, sentTotal, completed.sum(), non2xx.sum(), shed.sum(), heldBack.sum(), errors.sum(),
-              unsent.sum(), elapsed, stalled, cpu);
+              unsent.sum(), elapsed, stalled, cpu, tally);
         });
   }
 
@@ -216,7 +234,8 @@ final class LoadGenerator {
       Promise<Void> done = Promise.promise();
       Lane lane = lanes.get(c % lanes.size());
       HttpClient client = lane.clientOf(c, lanes.size());
-      lane.context().runOnContext(v -> new Driver(client, firstNanos, intervalNanos, endNanos, done).next());
+      URI url = lane.urlOf(c, lanes.size());
+      lane.context().runOnContext(v -> new Driver(client, url, firstNanos, intervalNanos, endNanos, done).next());
       drivers.add(done.future());
     }
     return Future.join(drivers).<Void>mapEmpty().onComplete(finished -> vertx.cancelTimer(ticker));
@@ -242,6 +261,9 @@ final class LoadGenerator {
     }
   }
 
+  private record Answer(HttpClientResponse response, Buffer body) {
+  }
+
   /**
    * One connection's schedule: request i is due at {@code first + i * interval}. Saturating
    * (interval 0), each request is due as soon as the previous one answered: a closed loop whose
@@ -253,6 +275,7 @@ final class LoadGenerator {
    */
   private final class Driver {
     private final HttpClient client;
+    private final URI url;
     private final long firstNanos;
     private final long intervalNanos;
     private final long endNanos;
@@ -260,8 +283,9 @@ final class LoadGenerator {
     private long index;
     private long quietUntilNanos;
 
-    Driver(HttpClient client, long firstNanos, long intervalNanos, long endNanos, Promise<Void> done) {
+    Driver(HttpClient client, URI url, long firstNanos, long intervalNanos, long endNanos, Promise<Void> done) {
       this.client = client;
+      this.url = url;
       this.firstNanos = firstNanos;
       this.intervalNanos = intervalNanos;
       this.endNanos = endNanos;
@@ -271,7 +295,7 @@ final class LoadGenerator {
     void next() {
       long now = System.nanoTime();
       long intended = intervalNanos == 0 ? now : firstNanos + index * intervalNanos;
-      if (intended >= endNanos) {
+      if (intended >= endNanos || firstAnswers.failedAlike()) {
         done.complete();
         return;
       }
@@ -325,16 +349,18 @@ final class LoadGenerator {
       }
       client.request(requestOptions)
           .compose(req -> request.body() == null ? req.send() : req.send(request.body()))
-          .compose(response -> response.body().map(body -> response))
+          .compose(response -> response.body().map(body -> new Answer(response, body)))
           .onComplete(outcome -> {
             if (outcome.succeeded()) {
               long now = System.nanoTime();
               long micros = Math.min((now - measuredFrom) / 1_000, MAX_LATENCY_MICROS);
               completed.increment();
-              int status = outcome.result().statusCode();
+              int status = outcome.result().response().statusCode();
+              tally.answered(status);
+              firstAnswers.answered(status, status >= 400 ? outcome.result().body().toString() : null);
               if (status == 503) {
                 shed.increment();
-                waitOutRetryAfter(outcome.result().getHeader("Retry-After"));
+                waitOutRetryAfter(outcome.result().response().getHeader("Retry-After"));
               } else {
                 recorder.recordValue(Math.max(micros, 1));
                 sentRecorder.recordValue(Math.max(1, Math.min((now - sentNanos) / 1_000, MAX_LATENCY_MICROS)));
@@ -344,6 +370,8 @@ final class LoadGenerator {
               }
             } else {
               errors.increment();
+              tally.failed(url, outcome.cause());
+              firstAnswers.failed(url, outcome.cause());
             }
             next();
           });

@@ -1,6 +1,7 @@
 package io.quorumkv.bench;
 
 import io.quorumkv.web.ClientTls;
+import io.quorumkv.web.NodeAccess;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -62,13 +63,11 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
         --retry-after R    honour (default): after a 503 with Retry-After a connection sends nothing for
                            that long, and the requests due meanwhile are held back (counted, not sent);
                            ignore: it sends on at once, as a client that retries without waiting
-        --cacert FILE      the CA an https node's certificate must chain to (default: the JDK's)
-        --cert F --key F   a client certificate and its key, for a node that asks for one
-        --token TOKEN      sent as Authorization: Bearer TOKEN on every request, for a node whose conf
-                           sets API tokens (write for PUT and DELETE, read for the rest)
+      """ + NodeAccess.USAGE + """
         --help             this text
-      exit status: 0 done, 1 with errors or timeouts, 2 bad options, 3 this tool could not keep the rate
-      (its own event loops were held up over 20% of the time: the result is the tool's, not the server's)""";
+      exit status: 0 done, 1 with errors or timeouts (or when the first 20 answers all failed alike: the run
+      then stops at once, saying why), 2 bad options, 3 this tool could not keep the rate (its own event
+      loops were held up over 20% of the time: the result is the tool's, not the server's)""";
 
   public static LoadOptions parse(List<String> args) {
     Deque<String> rest = new ArrayDeque<>(args);
@@ -87,8 +86,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
     Path out = null;
     ToolJit toolJit = null;
     boolean honourRetryAfter = true;
-    ClientTls tls = ClientTls.NONE;
-    String token = null;
+    NodeAccess access = NodeAccess.NONE;
     while (!rest.isEmpty()) {
       String option = rest.pop();
       if (rest.isEmpty()) {
@@ -111,9 +109,12 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
         case "--out" -> out = Path.of(value);
         case "--tool-jit" -> toolJit = ToolJit.parse(value);
         case "--retry-after" -> honourRetryAfter = retryAfter(value);
-        case "--cacert", "--cert", "--key" -> tls = tls.with(option, value);
-        case "--token" -> token = value.strip();
-        default -> throw new IllegalArgumentException("unknown option " + option);
+        default -> {
+          if (!NodeAccess.takes(option)) {
+            throw new IllegalArgumentException("unknown option " + option);
+          }
+          access = access.with(option, value);
+        }
       }
     }
     if (urls == null || rate < 0) {
@@ -131,7 +132,7 @@ public record LoadOptions(List<URI> urls, int rate, int connections, Duration du
       toolJit = rate == SATURATE || rate > ToolJit.C1_MAX_PACED_RATE ? ToolJit.C2 : ToolJit.C1;
     }
     return new LoadOptions(urls, rate, connections, duration, warmup, workload, keys, valueSize, ack, from, putShare,
-        placement, out, toolJit, honourRetryAfter, token, tls.checked());
+        placement, out, toolJit, honourRetryAfter, access.token(), access.checked().tls());
   }
 
   private static boolean retryAfter(String text) {

@@ -23,7 +23,10 @@ public final class LoadTool {
   private LoadTool() {
   }
 
-  /** 3 when the tool could not keep the rate (its result is its own), 1 with errors, else 0. */
+  /**
+   * 3 when the tool could not keep the rate (its result is its own), 1 with errors (and when the first
+   * answers all failed alike, which stops the run), else 0.
+   */
   static int exitStatusOf(LoadGenerator.Result result) {
     if (result.toolBehind()) {
       return 3;
@@ -86,10 +89,15 @@ public final class LoadTool {
         Files.createDirectories(options.out());
         log = new HistogramLogWriter(options.out().resolve("latency.hlog").toFile());
       }
-      LoadGenerator.Result result = new LoadGenerator(vertx, options, keyIndexes).run(progress, log)
+      LoadGenerator generator = new LoadGenerator(vertx, options, keyIndexes);
+      LoadGenerator.Result result = generator.run(progress, log)
           .toCompletionStage().toCompletableFuture()
           .get(options.warmup().toMillis() + options.duration().toMillis() + TimeUnit.MINUTES.toMillis(2),
               TimeUnit.MILLISECONDS);
+      if (generator.firstAnswers().failedAlike()) {
+        progress.println("bench: " + generator.firstAnswers().reason());
+        return 1;
+      }
       ByteArrayOutputStream text = new ByteArrayOutputStream();
       LatencyReport.print(new PrintStream(text, true, StandardCharsets.UTF_8), options, result);
       out.print(text.toString(StandardCharsets.UTF_8));

@@ -36,10 +36,21 @@ public final class CertificateReload {
     this.tls = tls;
   }
 
-  /** Starts watching the files (and {@code SIGHUP}); call once per node. */
+  /**
+   * Builds the node's SSL contexts ({@link NodeSslContexts}) on a worker thread, then watches the files
+   * (and {@code SIGHUP}); call once per node, before any TLS server or client of the node connects.
+   */
   public static Future<CertificateReload> start(Vertx vertx, TlsConfig tls) {
     CertificateReload reload = new CertificateReload(vertx, tls);
-    return vertx.executeBlocking(reload::readStamps).map(stamps -> {
+    return vertx.executeBlocking(() -> {
+      try {
+        NodeSslContexts.of(tls).load(vertx);
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot use the TLS files " + tls.certFile() + " and " + tls.keyFile() + ": "
+            + e.getMessage(), e);
+      }
+      return reload.readStamps();
+    }).map(stamps -> {
       reload.stamps = stamps;
       if (tls.reloadCheckMs() > 0) {
         reload.timer = vertx.setPeriodic(tls.reloadCheckMs(), tick -> reload.checkFiles());
@@ -78,14 +89,22 @@ public final class CertificateReload {
     });
   }
 
-  /** Builds the new options and hands them to every server; fails (logged) if the files are not a usable pair. */
+  /**
+   * Builds the new contexts off the event loops, then hands the new options to every server; fails
+   * (logged) if the files are not a usable pair.
+   */
   public Future<Void> reloadNow() {
     ServerSSLOptions options = TlsOptions.serverSsl(tls);
-    List<Future<Boolean>> updates = new ArrayList<>();
-    for (HttpServer server : servers) {
-      updates.add(server.updateSSLOptions(options, true));
-    }
-    return Future.all(updates).<Void>mapEmpty().onSuccess(done -> {
+    return vertx.executeBlocking(() -> {
+      NodeSslContexts.of(tls).load(vertx);
+      return null;
+    }).compose(loaded -> {
+      List<Future<Boolean>> updates = new ArrayList<>();
+      for (HttpServer server : servers) {
+        updates.add(server.updateSSLOptions(options, true));
+      }
+      return Future.all(updates);
+    }).<Void>mapEmpty().onSuccess(done -> {
       reloads.incrementAndGet();
       LOG.log(System.Logger.Level.INFO, "TLS certificate reloaded from " + tls.certFile());
     }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "TLS certificate not reloaded, keeping the one in use: "

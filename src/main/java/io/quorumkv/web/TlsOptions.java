@@ -15,7 +15,8 @@ import java.util.Set;
  * The TLS settings of a node's server and its clients to other nodes, from the conf's
  * {@code tls} section: TLS 1.3 and 1.2 only, the node's own certificate on both sides,
  * peers checked against the cluster's CA. Vert.x reads the PEM files when it builds a context
- * (off the event loops), so new options read them again.
+ * (off the event loops), so new options read them again; the Netty contexts themselves are the
+ * node's {@link NodeSslContexts}, built once off the event loops.
  */
 public final class TlsOptions {
   /** TLS 1.0 and 1.1 are deprecated (RFC 8996). */
@@ -26,8 +27,10 @@ public final class TlsOptions {
 
   /** The node's port: its certificate, and the client certificates it asks for. */
   public static HttpServerOptions secure(HttpServerOptions options, TlsConfig tls) {
-    return options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setEnabledSecureTransportProtocols(PROTOCOLS)
-        .setClientAuth(clientAuth(tls)).setTrustOptions(trusted(tls.caFile(), tls.clientCaFile()));
+    options.setSsl(true).setKeyCertOptions(ownCertificate(tls)).setEnabledSecureTransportProtocols(PROTOCOLS)
+        .setClientAuth(clientAuth(tls)).setTrustOptions(trusted(tls.caFile(), tls.clientCaFile()))
+        .setSslEngineOptions(NodeSslContexts.of(tls).engine());
+    return options;
   }
 
   /** The same as {@link #secure(HttpServerOptions, TlsConfig)}, to replace a running server's (on reload). */
@@ -41,11 +44,12 @@ public final class TlsOptions {
    */
   public static HttpClientOptions secure(HttpClientOptions options, TlsConfig tls) {
     options.setSsl(true).setVerifyHost(true).setKeyCertOptions(ownCertificate(tls))
-        .setEnabledSecureTransportProtocols(PROTOCOLS).setTrustOptions(trusted(tls.caFile()));
+        .setEnabledSecureTransportProtocols(PROTOCOLS).setTrustOptions(trusted(tls.caFile()))
+        .setSslEngineOptions(NodeSslContexts.of(tls).engine());
     return options;
   }
 
-  private static PemKeyCertOptions ownCertificate(TlsConfig tls) {
+  static PemKeyCertOptions ownCertificate(TlsConfig tls) {
     return new PemKeyCertOptions().setCertPath(tls.certFile().toString()).setKeyPath(tls.keyFile().toString());
   }
 
@@ -60,8 +64,17 @@ public final class TlsOptions {
     return tls.caFile() != null ? ClientAuth.REQUEST : ClientAuth.NONE;
   }
 
+  /** {@link #clientAuth} as Netty names it. */
+  static io.netty.handler.ssl.ClientAuth nettyClientAuth(TlsConfig tls) {
+    return switch (clientAuth(tls)) {
+      case REQUIRED -> io.netty.handler.ssl.ClientAuth.REQUIRE;
+      case REQUEST -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
+      case NONE -> io.netty.handler.ssl.ClientAuth.NONE;
+    };
+  }
+
   /** The CAs of these files (null ones left out); null, the JDK's default trust, when there is none. */
-  private static PemTrustOptions trusted(Path... cas) {
+  static PemTrustOptions trusted(Path... cas) {
     PemTrustOptions trusted = null;
     for (Path ca : cas) {
       if (ca != null) {

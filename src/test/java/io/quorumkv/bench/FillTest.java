@@ -7,7 +7,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.quorumkv.config.NodeConfig;
+import io.quorumkv.support.TestCertificates;
+import io.quorumkv.support.TestNode;
+import io.quorumkv.web.NodeAccess;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.net.URI;
+import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -80,7 +90,8 @@ class FillTest {
     answer = (key, attempt) -> key.equals("k7") ? 504 : 201;
     ExecutionException failure = assertThrows(ExecutionException.class, () -> Fill.run(url, 20, 10, 2, "", "k"));
 
-    assertEquals("PUT k7 answered 504 (attempt " + Fill.ATTEMPTS + ")", failure.getCause().getMessage());
+    assertEquals("PUT k7 answered 504 not enough replicas, or a gateway timeout (attempt " + Fill.ATTEMPTS + ")",
+        failure.getCause().getMessage());
     assertEquals(Fill.ATTEMPTS, attempts.get("k7").get(), "attempts at k7");
   }
 
@@ -89,7 +100,25 @@ class FillTest {
     answer = (key, attempt) -> key.equals("k3") ? 400 : 201;
     ExecutionException failure = assertThrows(ExecutionException.class, () -> Fill.run(url, 10, 10, 1, "", "k"));
 
-    assertEquals("PUT k3 answered 400", failure.getCause().getMessage());
+    assertEquals("PUT k3 answered 400 bad request", failure.getCause().getMessage());
     assertEquals(1, attempts.get("k3").get(), "attempts at k3");
+  }
+
+  /** Bench's options reach a node over TLS with a token: without the token the fill stops at the 401 it got. */
+  @Test
+  void fillsATlsNodeWithATokenAndSaysWhyWithoutOne(@TempDir Path dir) throws Exception {
+    TestCertificates certs = TestCertificates.make(dir.resolve("certs"));
+    NodeConfig config = TestNode.config(dir.resolve("data"), new JsonObject().put("url", "https://127.0.0.1:0")
+        .put("tls", certs.tlsConf("127.0.0.1")).put("auth", new JsonObject().put("tokens", new JsonArray()
+            .add(new JsonObject().put("name", "loader").put("role", "write").put("token", "fill-secret")))));
+    try (TestNode node = TestNode.start(config, InstantSource.system())) {
+      URI tls = URI.create("https://127.0.0.1:" + node.port());
+      NodeAccess access = NodeAccess.NONE.with("--cacert", certs.ca().toString()).with("--token", "fill-secret");
+      assertEquals(50, Fill.run(tls, 50, 10, 4, "", "t", access).keys());
+      ExecutionException refused = assertThrows(ExecutionException.class,
+          () -> Fill.run(tls, 5, 10, 1, "", "t", NodeAccess.NONE.with("--cacert", certs.ca().toString())));
+      assertEquals("PUT t0 answered 401 token of role write required (Authorization: Bearer TOKEN)",
+          refused.getCause().getMessage());
+    }
   }
 }

@@ -263,6 +263,73 @@ class LoadToolTest {
     }
   }
 
+  /** Every request answered 401: the run stops after its first answers, saying why, instead of running 30 s. */
+  @Test
+  void aRunWhoseFirstAnswersAllFailAlikeStopsWithTheReason() throws Exception {
+    Vertx server = Vertx.vertx();
+    try {
+      int port = listen(server, request -> request.response().setStatusCode(401).end("unknown token\n"));
+      ByteArrayOutputStream progress = new ByteArrayOutputStream();
+      long start = System.nanoTime();
+      int status = LoadTool.run(List.of("--url", "http://127.0.0.1:" + port, "--rate", "100", "--connections", "4",
+          "--duration", "30s", "--warmup", "0s", "--workload", "status"), new PrintStream(new ByteArrayOutputStream()),
+          new PrintStream(progress, true, StandardCharsets.UTF_8));
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertEquals(1, status);
+      assertTrue(progress.toString(StandardCharsets.UTF_8).contains(
+          "bench: the first 20 requests all failed alike: answered 401 unknown token"), progress.toString());
+      assertTrue(seconds < 15, "stopped after " + seconds + " s of a 30 s run");
+    } finally {
+      server.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** No node at the url: the same, with the failure said in a line. */
+  @Test
+  void aRunToNoNodeStopsSayingTheConnectionWasRefused() throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int status = LoadTool.run(List.of("--url", "http://127.0.0.1:" + port, "--rate", "100", "--connections", "4",
+        "--duration", "30s", "--warmup", "0s"), new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(progress, true, StandardCharsets.UTF_8));
+    assertEquals(1, status);
+    assertTrue(progress.toString(StandardCharsets.UTF_8).contains("bench: the first 20 requests all failed alike: no node at"
+        + " http://127.0.0.1:" + port + " (connection refused)"), progress.toString());
+  }
+
+  /** Answers of several statuses and requests without answers: the report counts each status and kind. */
+  @Test
+  void theReportBreaksFailuresDownByStatusAndKind() throws Exception {
+    Vertx server = Vertx.vertx();
+    Vertx tool = Vertx.vertx();
+    try {
+      AtomicInteger served = new AtomicInteger();
+      int port = listen(server, request -> {
+        switch (served.incrementAndGet() % 4) {
+          case 0 -> request.response().setStatusCode(504).end("2 acks required, 1 received");
+          case 1 -> request.response().setStatusCode(403).end("token role read, write needed");
+          case 2 -> request.connection().close();
+          default -> request.response().end("ok");
+        }
+      });
+      LoadGenerator.Result result = runLoad(tool, port, "0s", "2s");
+      assertTrue(result.tally().statuses().get(504) > 0 && result.tally().statuses().get(403) > 0,
+          result.tally().statuses().toString());
+      ByteArrayOutputStream report = new ByteArrayOutputStream();
+      LatencyReport.print(new PrintStream(report, true, StandardCharsets.UTF_8), options(port, "0s", "2s", "honour"), result);
+      String text = report.toString(StandardCharsets.UTF_8);
+      assertTrue(text.contains("Answers from 300 up by status: 403: " + String.format("%,d",
+          result.tally().statuses().get(403)) + ", 504: "), text);
+      assertTrue(text.contains(" connection closed: the connection to http://127.0.0.1:" + port
+          + " closed before an answer"), text);
+    } finally {
+      closeBoth(tool, server);
+    }
+  }
+
   /** Waits for both to close, so no thread of theirs still spins while the next test measures. */
   private static void closeBoth(Vertx tool, Vertx server) throws Exception {
     Future.join(tool.close(), server.close()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
