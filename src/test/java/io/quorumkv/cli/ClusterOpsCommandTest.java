@@ -198,7 +198,11 @@ class ClusterOpsCommandTest {
     assertFails(secured("not-a-token", "status", "--url", secure.url(0)), 1, "401");
     assertFails(secured(READER, "repair", "--url", secure.url(0)), 1, "403");
     assertFails(secured(READER, "leave", "--url", secure.url(1)), 1, "403");
-    assertFails(admin(Map.of("QKV_TOKEN", READER), "status", "--url", secure.url(0).replace("https:", "http:")), 1);
+    assertFails(secured("not-a-token", "status", "--url", secure.url(0)), 1, "401 unknown token");
+    String plainUrl = secure.url(0).replace("https:", "http:");
+    assertFails(admin(Map.of("QKV_TOKEN", READER), "status", "--url", plainUrl), 1,
+        "speaks TLS: use " + secure.url(0));
+    assertFails(admin(Map.of("QKV_TOKEN", READER), "status", "--url", secure.url(0)), 1, "is not trusted");
   }
 
   @Test
