@@ -2,6 +2,7 @@ package io.quorumkv.http;
 
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.TlsConfig;
+import io.quorumkv.web.ConnectionErrors;
 import io.quorumkv.web.CertificateReload;
 import io.quorumkv.web.TlsOptions;
 import io.vertx.core.Future;
@@ -97,7 +98,10 @@ public final class HttpVerticle extends VerticleBase {
 
   private HttpServer serve(HttpServerOptions options, Handler<HttpServerRequest> router) {
     return vertx.createHttpServer(options)
-        .connectionHandler(InvalidRequests::checkVersions)
+        .connectionHandler(connection -> {
+          InvalidRequests.checkVersions(connection);
+          connection.exceptionHandler(ConnectionErrors.logged("connection from " + connection.remoteAddress()));
+        })
         .invalidRequestHandler(this::answerInvalid)
         .requestHandler(router);
   }

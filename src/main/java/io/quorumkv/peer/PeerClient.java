@@ -2,6 +2,7 @@ package io.quorumkv.peer;
 
 import io.quorumkv.config.NodeConfig;
 import io.quorumkv.config.NodeUrl;
+import io.quorumkv.web.ConnectionErrors;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -37,7 +38,10 @@ public final class PeerClient {
     WebClientOptions options = PeerClientOptions.from(config, timeouts.connectMillis(config));
     tuning.accept(options);
     this.config = config;
-    this.client = vertx.createHttpClient(options, pool);
+    this.client = vertx.httpClientBuilder().with(options).with(pool)
+        .withConnectHandler(connection -> connection.exceptionHandler(
+            ConnectionErrors.logged("peer connection to " + connection.remoteAddress())))
+        .build();
     this.webClient = WebClient.wrap(client, options);
   }
 

@@ -3,6 +3,7 @@ package io.quorumkv.replication;
 import io.quorumkv.config.NodeUrl;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.peer.PeerClient;
+import io.quorumkv.web.ConnectionErrors;
 import io.quorumkv.wire.BatchOperations;
 import io.quorumkv.wire.Frame;
 import io.quorumkv.wire.FrameReader;
@@ -156,6 +157,7 @@ final class BatchStream {
         return Future.failedFuture(new UpgradeRefusedException(response.statusCode()));
       }
       NetSocket socket = response.netSocket();
+      socket.exceptionHandler(ConnectionErrors.logged("batch stream to " + node));
       lastUsedNanos = System.nanoTime();
       observer.batchStreamOpened(node);
       socket.handler(FrameReader.of(maxAnswerBytes, frame -> {

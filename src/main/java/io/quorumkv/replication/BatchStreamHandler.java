@@ -2,6 +2,7 @@ package io.quorumkv.replication;
 
 import io.quorumkv.admission.ByteBudget;
 import io.quorumkv.web.ApiErrors;
+import io.quorumkv.web.ConnectionErrors;
 import io.quorumkv.wire.BatchOperations;
 import io.quorumkv.wire.BatchOperations.Operation;
 import io.quorumkv.wire.Frame;
@@ -64,6 +65,7 @@ final class BatchStreamHandler {
       }
     }, stream, frame -> answer(stream, frame), malformed -> refuse(socket, malformed));
     socket.handler(reader);
+    socket.exceptionHandler(ConnectionErrors.logged("batch stream from " + socket.remoteAddress()));
     socket.closeHandler(closed -> reader.closed());
     // Coordinators keep their streams open, so a stopping node would otherwise wait out its whole shutdown timeout.
     socket.shutdownHandler(stopping -> stream.closeWhenAnswered());
