@@ -53,30 +53,10 @@ final class BackupsSubcommand implements Subcommand {
   }
 
   private static void list(List<URI> nodes, NodeClient client, Output output) {
-    JsonArray document = new JsonArray();
-    List<List<String>> rows = new ArrayList<>();
-    int failed = 0;
-    String firstFailure = null;
-    for (URI node : nodes) {
-      try {
-        JsonArray backups = client.sendTo(node, "GET", "/admin/backup", NodeClient.DEFAULT_TIMEOUT, 200).jsonArray();
-        document.add(ClusterNodes.entry(node).put("backups", backups));
-        for (JsonObject backup : Subcommands.objects(backups)) {
-          rows.add(List.of(node.toString(), backup.getString("name", "-"), backup.getString("createdAt", "-"),
-              String.valueOf(backup.getValue("records")), BackupFetch.size(backup.getLong("diskBytes", 0L))));
-        }
-      } catch (AdminFailure e) {
-        failed++;
-        firstFailure = firstFailure == null ? e.getMessage() : firstFailure;
-        document.add(ClusterNodes.entry(node).put("error", e.getMessage()));
-        rows.add(List.of(node.toString(), "ERROR " + e.getMessage(), "-", "-", "-"));
-      }
-    }
-    output.table(List.of("NODE", "NAME", "CREATED", "RECORDS", "SIZE"), rows);
-    output.json(document);
-    if (failed > 0) {
-      throw new AdminFailure("could not list the backups of " + failed + " of " + nodes.size() + " nodes: " + firstFailure);
-    }
+    ClusterNodes.listEach(nodes, client, output, "/admin/backup", "backups", "backups",
+        List.of("NODE", "NAME", "CREATED", "RECORDS", "SIZE"),
+        backup -> List.of(backup.getString("name", "-"), backup.getString("createdAt", "-"),
+            String.valueOf(backup.getValue("records")), BackupFetch.size(backup.getLong("diskBytes", 0L))));
   }
 
   private static void delete(String name, List<URI> nodes, NodeClient client, Output output) {

@@ -1,6 +1,5 @@
 package io.quorumkv.cli;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -10,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -87,31 +85,11 @@ final class JfrSubcommand implements Subcommand {
   }
 
   private static void list(List<URI> nodes, NodeClient client, Output output) {
-    JsonArray document = new JsonArray();
-    List<List<String>> rows = new ArrayList<>();
-    int failed = 0;
-    String firstFailure = null;
-    for (URI node : nodes) {
-      try {
-        JsonArray recordings = client.sendTo(node, "GET", "/admin/jfr", NodeClient.DEFAULT_TIMEOUT, 200).jsonArray();
-        document.add(ClusterNodes.entry(node).put("recordings", recordings));
-        for (JsonObject recording : Subcommands.objects(recordings)) {
-          rows.add(List.of(node.toString(), recording.getString("name", "-"), recording.getString("state", "-"),
-              recording.getString("settings", "-"), String.valueOf(recording.getValue("started", "-")),
-              String.valueOf(recording.getValue("durationMs"))));
-        }
-      } catch (AdminFailure e) {
-        failed++;
-        firstFailure = firstFailure == null ? e.getMessage() : firstFailure;
-        document.add(ClusterNodes.entry(node).put("error", e.getMessage()));
-        rows.add(List.of(node.toString(), "ERROR " + e.getMessage(), "-", "-", "-", "-"));
-      }
-    }
-    output.table(List.of("NODE", "NAME", "STATE", "SETTINGS", "STARTED", "DURATION MS"), rows);
-    output.json(document);
-    if (failed > 0) {
-      throw new AdminFailure("could not list the recordings of " + failed + " of " + nodes.size() + " nodes: " + firstFailure);
-    }
+    ClusterNodes.listEach(nodes, client, output, "/admin/jfr", "recordings", "recordings",
+        List.of("NODE", "NAME", "STATE", "SETTINGS", "STARTED", "DURATION MS"),
+        recording -> List.of(recording.getString("name", "-"), recording.getString("state", "-"),
+            recording.getString("settings", "-"), String.valueOf(recording.getValue("started", "-")),
+            String.valueOf(recording.getValue("durationMs"))));
   }
 
   /** Downloads the answer into {@code out}, written whole or not at all. */
