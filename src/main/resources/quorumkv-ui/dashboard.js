@@ -305,8 +305,10 @@
     });
     setRows($('nodes'), rows, 'no nodes', 4);
     $('alive-summary').textContent = alive + ' of ' + cluster.nodes.length + ' nodes alive';
-    $('replication').textContent = 'replication factor ' + cluster.topology.replicationFactor
-      + ', default from ' + cluster.topology.defaultFrom;
+    // A node of an earlier release answers without the factor: the rest of the panel is shown all the same.
+    const topology = cluster.topology || {};
+    $('replication').textContent = topology.replicationFactor === undefined ? ''
+      : 'replication factor ' + topology.replicationFactor + ', default from ' + topology.defaultFrom;
     const alarms = cluster.alarms || [];
     $('alarms').hidden = alarms.length === 0;
     $('alarms').textContent = alarms.map((alarm) => 'alarm ' + alarm.kind + ' on ' + alarm.node + ', raised '

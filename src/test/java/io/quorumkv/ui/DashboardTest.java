@@ -97,6 +97,7 @@ class DashboardTest {
       assertEquals(url.equals(cluster.url(0)), row.getText().contains("this node"), url + ": " + row.getText());
     }
     assertEquals("3 of 3 nodes alive", browser.findElement(By.id("alive-summary")).getText());
+    assertEquals("replication factor 3, default from 3", browser.findElement(By.id("replication")).getText());
     awaitPage("every endpoint read", () -> text("status").startsWith("updated"), () -> text("status"));
     assertEquals(2, browser.findElements(By.cssSelector("#rate-chart canvas, #latency-chart canvas")).size(),
         "both charts drawn");
