@@ -1,10 +1,11 @@
 package io.quorumkv.web;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509TrustManager;
 import java.io.EOFException;
 import java.io.IOException;
@@ -16,6 +17,8 @@ import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.security.GeneralSecurityException;
+import java.security.Principal;
+import java.security.PrivateKey;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.X509Certificate;
 import java.util.Locale;
@@ -32,6 +35,8 @@ import java.util.concurrent.TimeoutException;
 public final class ClientFailures {
   private static final int PROBE_TIMEOUT_MS = 3_000;
   private static final int MAX_BODY_CHARS = 160;
+  private static final String CLIENT_CERTIFICATE_REFUSED_LINE = "the node at %s refused this client's certificate"
+      + " (or its absence): give one its clients' CA issued with --cert and --key";
 
   /** Why a request got no answer. */
   public enum Kind {
@@ -131,16 +136,29 @@ public final class ClientFailures {
       case REFUSED -> "no node at " + node + " (connection refused)";
       case UNKNOWN_HOST -> "no node at " + node + " (unknown host " + url.getHost() + ")";
       case NOT_TLS -> "the node at " + node + " does not speak TLS: use " + node.replaceFirst("^https", "http");
-      case CLIENT_CERTIFICATE_REFUSED -> "the node at " + node + " refused this client's certificate (or its absence):"
-          + " give one its clients' CA issued with --cert and --key";
+      case CLIENT_CERTIFICATE_REFUSED -> CLIENT_CERTIFICATE_REFUSED_LINE.formatted(node);
       case CERTIFICATE_NOT_TRUSTED -> "the certificate of " + node + " is not trusted: " + untrusted(url, failure);
-      case TIMEOUT, CLOSED -> !https && speaksTls(url) != null
-          ? "the node at " + node + " speaks TLS: use " + node.replaceFirst("^http", "https")
-          : (kind == Kind.TIMEOUT ? "no answer from " + node + " in time (timeout)"
-          : "the connection to " + node + " closed before an answer");
+      case TIMEOUT, CLOSED -> closedOrTimedOut(url, node, kind, https);
       case TLS -> "TLS with " + node + " failed: " + messageOf(rootOf(failure));
       case OTHER -> "cannot reach " + node + ": " + messageOf(rootOf(failure));
     };
+  }
+
+  /**
+   * A connection that closed or timed out: over http, a TLS node's refusal of plaintext; over https,
+   * under TLS 1.3, often a node that wanted a client certificate (its alert can come after the
+   * client's side of the handshake ended, as a plain close).
+   */
+  private static String closedOrTimedOut(URI url, String node, Kind kind, boolean https) {
+    Handshake handshake = handshake(url);
+    if (!https && handshake != null) {
+      return "the node at " + node + " speaks TLS: use " + node.replaceFirst("^http", "https");
+    }
+    if (https && handshake != null && handshake.clientCertificateAsked()) {
+      return CLIENT_CERTIFICATE_REFUSED_LINE.formatted(node);
+    }
+    return kind == Kind.TIMEOUT ? "no answer from " + node + " in time (timeout)"
+        : "the connection to " + node + " closed before an answer";
   }
 
   /**
@@ -193,21 +211,74 @@ public final class ClientFailures {
 
   /** The certificate chain a TLS handshake with {@code url}'s host and port shows; null when it speaks no TLS. */
   static X509Certificate[] speaksTls(URI url) {
+    Handshake handshake = handshake(url);
+    return handshake == null ? null : handshake.chain();
+  }
+
+  /**
+   * What a handshake with {@code url}'s host and port shows: the server's chain, and whether it asked
+   * for a client certificate (none is given); null when it speaks no TLS.
+   */
+  private static Handshake handshake(URI url) {
     int port = url.getPort() > 0 ? url.getPort() : ("https".equalsIgnoreCase(url.getScheme()) ? 443 : 80);
     X509Certificate[][] seen = new X509Certificate[1][];
+    boolean[] asked = new boolean[1];
     try (Socket plain = new Socket()) {
       plain.connect(new InetSocketAddress(url.getHost(), port), PROBE_TIMEOUT_MS);
       plain.setSoTimeout(PROBE_TIMEOUT_MS);
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new Recording(seen)}, null);
+      context.init(new KeyManager[] {new NoClientCertificate(asked)}, new TrustManager[] {new Recording(seen)}, null);
       try (SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(plain, url.getHost(), port, false)) {
         tls.startHandshake();
       }
-      return seen[0];
-    } catch (SSLHandshakeException e) {
+      return new Handshake(seen[0], asked[0]);
+    } catch (SSLException e) {
       // The server spoke TLS far enough to show its certificate, then refused (a client certificate it wants, say).
-      return seen[0];
+      return seen[0] == null && !asked[0] ? null : new Handshake(seen[0], asked[0]);
     } catch (IOException | GeneralSecurityException e) {
+      return null;
+    }
+  }
+
+  private record Handshake(X509Certificate[] chain, boolean clientCertificateAsked) {
+  }
+
+  /** Gives no client certificate, remembering whether the server asked for one. */
+  private static final class NoClientCertificate extends X509ExtendedKeyManager {
+    private final boolean[] asked;
+
+    NoClientCertificate(boolean[] asked) {
+      this.asked = asked;
+    }
+
+    @Override
+    public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+      asked[0] = true;
+      return null;
+    }
+
+    @Override
+    public String[] getClientAliases(String keyType, Principal[] issuers) {
+      return null;
+    }
+
+    @Override
+    public String[] getServerAliases(String keyType, Principal[] issuers) {
+      return null;
+    }
+
+    @Override
+    public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+      return null;
+    }
+
+    @Override
+    public X509Certificate[] getCertificateChain(String alias) {
+      return null;
+    }
+
+    @Override
+    public PrivateKey getPrivateKey(String alias) {
       return null;
     }
   }
