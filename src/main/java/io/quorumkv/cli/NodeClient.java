@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The admin command's requests. {@link #send} asks the first of the urls that can be reached and
@@ -67,10 +68,15 @@ final class NodeClient {
 
   /** {@link #send} over these nodes rather than the urls given. */
   Answer sendToAny(List<URI> nodes, String method, String pathAndQuery, Duration timeout, int... expected) {
+    return firstReachable(nodes, node -> expect(exchange(node, method, pathAndQuery, timeout), expected));
+  }
+
+  /** What {@code attempt} gives for the first of the nodes that can be reached: fail-over, and only for that. */
+  private static <T> T firstReachable(List<URI> nodes, Function<URI, T> attempt) {
     AdminFailure unreachable = new AdminFailure("no node to ask");
     for (URI node : nodes) {
       try {
-        return expect(exchange(node, method, pathAndQuery, timeout), expected);
+        return attempt.apply(node);
       } catch (Unreachable e) {
         unreachable = new AdminFailure(e.getMessage() + (nodes.size() > 1 ? " (tried " + nodes.size() + " urls)" : ""));
       } catch (Unanswered e) {
@@ -106,19 +112,19 @@ final class NodeClient {
 
   /** {@code GET} of a body to stream, from the first node that can be reached. */
   Download download(String pathAndQuery, Duration timeout, int... expected) {
-    AdminFailure unreachable = null;
-    for (URI node : urls) {
-      try {
-        return downloadFrom(node, pathAndQuery, timeout, List.of(), expected);
-      } catch (Unreachable e) {
-        unreachable = new AdminFailure(e.getMessage() + (urls.size() > 1 ? " (tried " + urls.size() + " urls)" : ""));
-      }
-    }
-    throw unreachable;
+    return firstReachable(urls, node -> streamed(node, pathAndQuery, timeout, List.of(), expected));
   }
 
   /** {@code GET} of a body to stream from this node, with these headers (name, value, name, value...). */
   Download downloadFrom(URI node, String pathAndQuery, Duration timeout, List<String> headers, int... expected) {
+    try {
+      return streamed(node, pathAndQuery, timeout, headers, expected);
+    } catch (Unreachable | Unanswered e) {
+      throw new AdminFailure(e.getMessage());
+    }
+  }
+
+  private Download streamed(URI node, String pathAndQuery, Duration timeout, List<String> headers, int... expected) {
     HttpResponse<InputStream> response = exchange(node, "GET", pathAndQuery, timeout, headers,
         HttpResponse.BodyHandlers.ofInputStream());
     Download download = new Download(node, response.statusCode(), response.headers(), response.body());
