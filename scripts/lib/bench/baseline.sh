@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The runs behind the baseline report (bench/results/<date>-baseline; the 2026-11-22 one is on
-# the reports-archive branch): a single node (PUT and GET on 1 and 64
+# The runs behind the baseline report (bench/results/<date>-baseline; the whole 2026-11-22 one is in
+# commit 41f6d35: git ls-tree -r --name-only 41f6d35 -- docs/reports/2026-11-22-baseline): a single node (PUT and GET on 1 and 64
 # connections) and a 3-node cluster (PUT and GET at 1/1, 2/3 and 3/3), each a constant-rate load
 # with a JFR session, through scripts/profile. Rates are set below the point where latency breaks
 # on the 2-core machine the report was made on; pass others as SINGLE_GET, SINGLE_PUT, ONE_CONN,

@@ -168,7 +168,7 @@ if [[ $STAGES == *tails* ]]; then
   tails "" ""
   if [ "$PIN_TAILS" = yes ]; then
     # The same runs with the node's threads on the last CPU and the load tool's on the others: no
-    # thread of one waits for a core behind a thread of the other ("The tails" in the history of docs/performance.md, on the reports-archive branch).
+    # thread of one waits for a core behind a thread of the other ("The tails" in the history of docs/performance.md: git show 161a477:docs/performance.md).
     last=$(( $(nproc) - 1 ))
     taskset -a -cp "$last" "$(node_pid single)" > /dev/null
     tails "-pinned" ", node pinned to CPU $last, load tool to CPUs 0-$((last - 1))" taskset -c "0-$((last - 1))"
