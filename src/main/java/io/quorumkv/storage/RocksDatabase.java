@@ -75,7 +75,7 @@ public final class RocksDatabase implements AutoCloseable {
   private final List<ColumnFamilyHandle> families;
   private final WriteOptions writeOptions;
   private final WriteOptions noSlowdownWriteOptions;
-  /** Writes in progress, {@link #tryWrite}'s included. */
+  /** Writes in progress, {@link #tryWrite}'s and checkpoints' included. */
   private final AtomicInteger writesInProgress = new AtomicInteger();
   private final Statistics statistics;
   private final LRUCache blockCache;
@@ -254,12 +254,16 @@ public final class RocksDatabase implements AutoCloseable {
    * where it does not). Writes go on meanwhile. Blocking, for as long as the flush takes.
    */
   public void checkpoint(Path target) {
-    call("take a checkpoint", rocks -> {
-      try (Checkpoint checkpoint = Checkpoint.create(rocks)) {
-        checkpoint.createCheckpoint(target.toString());
-      }
-      return null;
-    });
+    // Its flush switches the memtables inside RocksDB's write queue: a write from an event loop
+    // meanwhile goes to a worker (tryWrite) instead of waiting behind it.
+    try (WriteInProgress ignored = writeInProgress()) {
+      call("take a checkpoint", rocks -> {
+        try (Checkpoint checkpoint = Checkpoint.create(rocks)) {
+          checkpoint.createCheckpoint(target.toString());
+        }
+        return null;
+      });
+    }
   }
 
   public ColumnFamilyHandle family(Family family) {

@@ -106,6 +106,25 @@ class LoopWriteTest {
   }
 
   @Test
+  void aCheckpointCountsAsAWriteInProgressSoNoLoopWriteQueuesBehindItsFlush() throws Exception {
+    try (RocksDatabase database = RocksDatabase.open(dir.resolve("db"), StorageConfig.defaults())) {
+      RocksStore store = new RocksStore(database);
+      for (int i = 0; i < 40_000; i++) {
+        store.apply(bytes("key-" + i), Record.live(1, new byte[100], Record.NEVER));
+      }
+      CompletableFuture<Void> checkpoint = CompletableFuture.runAsync(() -> database.checkpoint(dir.resolve("copy")));
+      boolean seenWriting = false;
+      while (!seenWriting && !checkpoint.isDone()) {
+        seenWriting = database.writing();
+      }
+      checkpoint.get(30, TimeUnit.SECONDS);
+      assertTrue(seenWriting, "a loop write would have joined RocksDB's queue behind the checkpoint's flush");
+      assertEquals(List.of(2L), store.tryApplyAll(List.of(bytes("fresh")), List.of(Record.tombstone(2))).stream()
+          .map(Record::version).toList(), "once the checkpoint ended, the loop writes");
+    }
+  }
+
+  @Test
   void aBusyTurnWritesOneSmallGroupOnTheLoopAndHandsTheRestToAWorker() throws Exception {
     try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
       RocksStore store = new RocksStore(database);
