@@ -34,7 +34,8 @@ class NodeStartLogTest {
             .filter(line -> line.contains(" WARNING com.hazelcast") || line.contains(" SEVERE com.hazelcast")
                 || line.contains("--add-opens") || line.contains("CP Subsystem"))
             .toList();
-        assertEquals(List.of(), alarming, "node " + node + "'s log at start:\n" + log);
+        assertEquals(List.of(), alarming, "node " + node + "'s log at start (the cluster's Hazelcast members "
+            + cluster.hazelcastMembers() + "):\n" + log);
         String ready = log.lines().filter(line -> line.contains(" ready on port ")).findFirst().orElse("");
         assertTrue(ready.startsWith("quorumkv: node " + cluster.url(node) + " ready on port "), log);
         assertTrue(ready.contains("data in " + dir.resolve("node-" + node)), ready);

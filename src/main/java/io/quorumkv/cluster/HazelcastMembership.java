@@ -139,7 +139,9 @@ public final class HazelcastMembership implements LiveNodes {
   }
 
   private Future<HazelcastInstance> newMember() {
-    return worker.executeBlocking(() -> Hazelcast.newHazelcastInstance(MemberSettings.of(self, conf)), false);
+    JoinRaceLogFilter.Window joining = JoinRaceLogFilter.open();
+    return worker.executeBlocking(() -> Hazelcast.newHazelcastInstance(MemberSettings.of(self, conf)), false)
+        .onComplete(joined -> joining.close());
   }
 
   /** Follows the new member's group and proves this node on it. */
