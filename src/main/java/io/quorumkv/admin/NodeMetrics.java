@@ -81,6 +81,8 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   private final Counter notEnoughReplicas;
   private final Map<ApiTokens.Refusal, Counter> authRefusals = new EnumMap<>(ApiTokens.Refusal.class);
   private final Counter writesSuperseded;
+  private final Counter digestsReceived;
+  private final Counter valuesReadAfterDigest;
   private final Timer loopWriteTime;
   private final Counter loopWritesApplied;
   private final Counter loopWritesHandedOff;
@@ -119,6 +121,11 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
     }
     writesSuperseded = Counter.builder("quorumkv_writes_superseded")
         .description("write attempts refused by replicas holding a newer record, written again above it")
+        .register(registry);
+    digestsReceived = Counter.builder("quorumkv_read_digests")
+        .description("replica answers to this node's reads that left a large value out (a digest)").register(registry);
+    valuesReadAfterDigest = Counter.builder("quorumkv_read_values_after_digest")
+        .description("reads whose freshest answer was a digest, their value then read whole from its replica")
         .register(registry);
     loopWriteTime = Timer.builder("quorumkv_storage_loop_write_seconds")
         .description("time an event loop spent trying to apply a group of writes itself, without a worker")
@@ -225,6 +232,16 @@ public final class NodeMetrics implements StorageObserver, ReplicationObserver, 
   @Override
   public void writeSuperseded() {
     writesSuperseded.increment();
+  }
+
+  @Override
+  public void digestReceived() {
+    digestsReceived.increment();
+  }
+
+  @Override
+  public void valueReadAfterDigest() {
+    valuesReadAfterDigest.increment();
   }
 
   @Override

@@ -15,8 +15,9 @@ import java.util.List;
  * The payload of an {@link Frame.Kind#ANSWERS} frame: one answer per operation of a replica batch
  * ({@code wire.BatchOperations}), in its order. Integers are big-endian.
  * <pre>
- * answer: kind (1 absent, 2 record, 3 stored, 4 failed, 5 superseded, 6 refused) | for a record: the record
- *         ({@code wire.RecordLayout}) | for a failure or refusal: message length (int) | UTF-8 message
+ * answer: kind (1 absent, 2 record, 3 stored, 4 failed, 5 superseded, 6 refused, 7 digest) | for a
+ *         record: the record ({@code wire.RecordLayout}) | for a digest: the record's digest
+ *         ({@link LeftOutValues}) | for a failure or refusal: message length (int) | UTF-8 message
  *         | for superseded: the kept version (long)
  * </pre>
  */
@@ -27,6 +28,7 @@ public final class BatchAnswers {
   private static final byte FAILED = 4;
   private static final byte SUPERSEDED = 5;
   private static final byte REFUSED = 6;
+  private static final byte DIGEST = 7;
   /** An answer's bytes beyond its value: its kind and record header, or a failure message (short, ours). */
   static final int MAX_ANSWER_OVERHEAD_BYTES = 4096;
 
@@ -80,6 +82,8 @@ public final class BatchAnswers {
         }
       } else if (answer.record() == null) {
         current.appendByte(ABSENT);
+      } else if (LeftOutValues.isDigest(answer.record())) {
+        RecordLayout.appendDigest(current.appendByte(DIGEST), answer.record());
       } else {
         current.appendByte(RECORD);
         RecordLayout.appendRecord(out, answer.record());
@@ -106,6 +110,7 @@ public final class BatchAnswers {
         case SUPERSEDED -> Answer.of(WriteAnswer.superseded(reader.readLong()));
         case FAILED -> Answer.failed(new String(reader.readBytes(), StandardCharsets.UTF_8));
         case REFUSED -> Answer.refused(new String(reader.readBytes(), StandardCharsets.UTF_8));
+        case DIGEST -> Answer.of(RecordLayout.readDigest(reader, LeftOutValues.placeholder()));
         default -> throw new IllegalArgumentException("unknown answer kind " + kind);
       });
     }

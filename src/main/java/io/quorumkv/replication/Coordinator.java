@@ -78,19 +78,44 @@ public final class Coordinator {
     ReadQuorumCollector collector = new ReadQuorumCollector(quorum);
     ReplicaPlacement topology = this.topology.get();
     List<NodeUrl> nodes = selfLast(topology.readReplicas(key, quorum.from()));
-    // Read repair needs two answers to compare; a lone replica's read builds no map for it.
-    Map<NodeUrl, Future<Record>> answers = nodes.size() > 1 ? new LinkedHashMap<>() : null;
+    if (nodes.size() == 1) {
+      NodeUrl only = nodes.get(0);
+      collector.track(only, call(only, replica -> replica.read(key)).compose(this::observed));
+      return collector.outcome().andThen(this::countQuorumFailure);
+    }
+    // One replica sends the value (this node when it holds a copy), the others their digests.
+    NodeUrl valueFrom = nodes.contains(self) ? self : nodes.get(0);
+    Map<NodeUrl, Future<Record>> answers = new LinkedHashMap<>();
     for (NodeUrl node : nodes) {
-      Future<Record> answer = call(node, replica -> replica.read(key)).compose(this::observed);
-      if (answers != null) {
-        answers.put(node, answer);
-      }
+      Future<Record> answer = call(node, replica -> node.equals(valueFrom) ? replica.read(key) : replica.readDigest(key))
+          .compose(this::observed).andThen(read -> {
+            if (read.succeeded() && LeftOutValues.isDigest(read.result())) {
+              observer.digestReceived();
+            }
+          });
+      answers.put(node, answer);
       collector.track(node, answer);
     }
-    if (answers != null) {
-      readRepair.afterAllAnswers(key, answers, replicas, topology.readPlacement());
-    }
-    return collector.outcome().andThen(this::countQuorumFailure);
+    readRepair.afterAllAnswers(key, answers, replicas, topology.readPlacement());
+    return collector.outcome().compose(freshest -> LeftOutValues.isDigest(freshest)
+        ? readWhole(key, freshest, answers)
+        : Future.succeededFuture(freshest)).andThen(this::countQuorumFailure);
+  }
+
+  /**
+   * The value of a read whose freshest answer was a digest: read whole from the replica that sent
+   * it, which holds that version or, written since, a newer one.
+   */
+  private Future<Record> readWhole(byte[] key, Record digest, Map<NodeUrl, Future<Record>> answers) {
+    NodeUrl holder = ReadRepair.senderOf(digest, answers);
+    observer.valueReadAfterDigest();
+    return call(holder, replica -> replica.read(key)).compose(this::observed).compose(whole -> {
+      if (whole == null || whole.version() < digest.version()) {
+        return Future.failedFuture(new NotEnoughReplicasException(1, 0, 1,
+            List.of(holder + ": sent a digest of version " + digest.version() + ", then no value as fresh")));
+      }
+      return Future.succeededFuture(whole);
+    });
   }
 
   /** Moves the clock past the record's version, or fails when it is too far ahead to adopt. */

@@ -114,7 +114,8 @@ public final class InternalHandler implements RouteMount {
     for (Operation operation : operations) {
       Future<Answer> answer;
       if (operation.isRead()) {
-        answer = storage.get(operation.key()).map(Answer::of);
+        Future<Record> read = storage.get(operation.key());
+        answer = (operation.digest() ? read.map(LeftOutValues::digestOf) : read).map(Answer::of);
       } else {
         answer = apply(operation.key(), operation.record())
             .map(kept -> Answer.of(WriteAnswer.of(operation.record(), kept)));

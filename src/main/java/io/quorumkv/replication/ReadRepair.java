@@ -49,13 +49,47 @@ public final class ReadRepair {
       return;
     }
     List<NodeUrl> home = HomeSet.of(placement, key, converged.replicas());
+    List<NodeUrl> behind = new ArrayList<>();
     for (Map.Entry<NodeUrl, Future<Record>> answer : answers.entrySet()) {
       NodeUrl node = answer.getKey();
       Future<Record> result = answer.getValue();
       if (result.succeeded() && home.contains(node) && isBehind(result.result(), converged)) {
-        write(replicas.get(node), node, key, converged);
+        behind.add(node);
       }
     }
+    if (behind.isEmpty()) {
+      return;
+    }
+    Record freshest = converged;
+    if (!LeftOutValues.isDigest(freshest)) {
+      behind.forEach(node -> write(replicas.get(node), node, key, freshest));
+      return;
+    }
+    // Only digests hold the freshest version: its value is read whole once, for every repair.
+    Record digest = freshest;
+    NodeUrl holder = senderOf(digest, answers);
+    pending.increment();
+    replicas.get(holder).read(key).onComplete(read -> {
+      pending.decrement();
+      if (read.failed() || read.result() == null || read.result().version() < digest.version()) {
+        failed.add(behind.size());
+        LOG.log(System.Logger.Level.DEBUG, "read repair found no value at " + holder + " for its digest");
+        return;
+      }
+      Record whole = Record.merge(read.result(), digest);
+      behind.forEach(node -> write(replicas.get(node), node, key, whole));
+    });
+  }
+
+  /** A replica that answered with a digest of the same version as {@code digest}. */
+  static NodeUrl senderOf(Record digest, Map<NodeUrl, Future<Record>> answers) {
+    for (Map.Entry<NodeUrl, Future<Record>> answer : answers.entrySet()) {
+      Record sent = answer.getValue().succeeded() ? answer.getValue().result() : null;
+      if (LeftOutValues.isDigest(sent) && sent.version() == digest.version()) {
+        return answer.getKey();
+      }
+    }
+    throw new IllegalStateException("no replica answered a digest of version " + digest.version());
   }
 
   /** Whether a replica holding {@code held} (null for nothing) lacks something of {@code converged}. */

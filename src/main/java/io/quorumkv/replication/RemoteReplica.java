@@ -76,6 +76,11 @@ public final class RemoteReplica implements Replica {
   }
 
   @Override
+  public Future<Record> readDigest(byte[] key) {
+    return ask(Operation.digestRead(key)).map(Answer::record);
+  }
+
+  @Override
   public Future<WriteAnswer> write(byte[] key, Record record) {
     return ask(new Operation(key, record)).compose(answer -> answer.write() == null
         ? Future.failedFuture(new ReplicaFailure(ReplicaFailure.Kind.FAILED, "answered a write with a read"))
@@ -131,6 +136,7 @@ public final class RemoteReplica implements Replica {
     }
     List<Waiting> batch = new ArrayList<>();
     Map<ByteBuffer, Waiting> reads = new HashMap<>();
+    Map<ByteBuffer, Waiting> digestReads = new HashMap<>();
     int bytes = 0;
     long now = System.nanoTime();
     while (!waiting.isEmpty() && batch.size() < MAX_BATCH_OPERATIONS
@@ -143,8 +149,10 @@ public final class RemoteReplica implements Replica {
       }
       if (next.operation().isRead()) {
         // Reads of one key that leave together are one read: the replica would answer each with
-        // the same record, and a large value would fill the answer once per reader.
-        Waiting same = reads.putIfAbsent(ByteBuffer.wrap(next.operation().key()), next);
+        // the same record, and a large value would fill the answer once per reader. A digest read
+        // shares only another's digest, never a read's value.
+        Map<ByteBuffer, Waiting> sameKind = next.operation().digest() ? digestReads : reads;
+        Waiting same = sameKind.putIfAbsent(ByteBuffer.wrap(next.operation().key()), next);
         if (same != null) {
           same.answer().future().onComplete(next.answer());
           continue;

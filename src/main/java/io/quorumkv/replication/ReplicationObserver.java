@@ -11,6 +11,12 @@ public interface ReplicationObserver extends StreamObserver {
   /** A write attempt was refused by replicas holding a newer record, and goes again above it. */
   void writeSuperseded();
 
+  /** A replica answered a read with a digest, a large value left out ({@link LeftOutValues}). */
+  void digestReceived();
+
+  /** A read's freshest answer was a digest, so its value was read whole from that replica. */
+  void valueReadAfterDigest();
+
   /** A request got 504. */
   void notEnoughReplicas();
 }

@@ -8,18 +8,38 @@ import java.util.List;
 
 /**
  * The payload of an {@link Frame.Kind#OPERATIONS} frame: a replica batch's reads and writes, or a
- * restore's writes. Per operation: kind (1 read, 2 write) | key | for a write, the record
- * ({@link RecordLayout}).
+ * restore's writes. Per operation: kind (1 read, 2 write, 3 digest read) | key | for a write, the
+ * record ({@link RecordLayout}). A digest read is answered as a read, except that a large value is
+ * left out of the answer: a coordinator asks one replica for the value and the others for digests.
  */
 public final class BatchOperations {
   private static final byte READ = 1;
   private static final byte WRITE = 2;
+  private static final byte DIGEST_READ = 3;
 
   private BatchOperations() {
   }
 
-  /** One operation of a batch: a read when {@code record} is null, else a write. */
-  public record Operation(byte[] key, Record record) {
+  /**
+   * One operation of a batch: a read when {@code record} is null, else a write; {@code digest} for a
+   * read whose answer may leave a large value out.
+   */
+  public record Operation(byte[] key, Record record, boolean digest) {
+    public Operation {
+      if (digest && record != null) {
+        throw new IllegalArgumentException("a write cannot be a digest read");
+      }
+    }
+
+    public Operation(byte[] key, Record record) {
+      this(key, record, false);
+    }
+
+    /** A read that may leave a large value out of its answer. */
+    public static Operation digestRead(byte[] key) {
+      return new Operation(key, null, true);
+    }
+
     public boolean isRead() {
       return record == null;
     }
@@ -46,7 +66,8 @@ public final class BatchOperations {
   public static List<Buffer> payloadInParts(List<Operation> operations) {
     WireParts out = new WireParts();
     for (Operation operation : operations) {
-      RecordLayout.appendKey(out.current().appendByte(operation.isRead() ? READ : WRITE), operation.key());
+      byte kind = operation.isRead() ? (operation.digest() ? DIGEST_READ : READ) : WRITE;
+      RecordLayout.appendKey(out.current().appendByte(kind), operation.key());
       if (!operation.isRead()) {
         RecordLayout.appendRecord(out, operation.record());
       }
@@ -77,8 +98,8 @@ public final class BatchOperations {
       }
       byte kind = reader.readByte();
       byte[] key = RecordLayout.readKey(reader);
-      if (kind == READ) {
-        operations.add(new Operation(key, null));
+      if (kind == READ || kind == DIGEST_READ) {
+        operations.add(new Operation(key, null, kind == DIGEST_READ));
       } else if (kind == WRITE) {
         operations.add(new Operation(key, RecordLayout.readRecord(reader)));
       } else {

@@ -11,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
  * record: version (long) | tombstone (byte 0/1) | expires at (long) | replicas (unsigned short, 1 to
  *         Record.EVERY_NODE) | value length (int) | value
  * entry:  key | record
+ * digest: a record's header alone (its value length kept, its value left out)
  * </pre>
  * The disk's layout is {@code storage.RecordCodec}'s, a format of its own.
  */
@@ -56,6 +57,24 @@ public final class RecordLayout {
       appendHeader(out.current(), record);
       out.wrap(record.value());
     }
+  }
+
+  /** The record's header alone: a digest, its value left out. */
+  public static Buffer appendDigest(Buffer out, Record record) {
+    return appendHeader(out, record);
+  }
+
+  /** A digest as a live record whose value is {@code leftOut}, a placeholder the caller recognizes. */
+  public static Record readDigest(WireReader in, byte[] leftOut) {
+    long version = in.readLong();
+    boolean tombstone = in.readByte() != 0;
+    long expiresAt = in.readLong();
+    int replicas = in.readUnsignedShort();
+    in.readInt();
+    if (tombstone || replicas == 0) {
+      throw new IllegalArgumentException("digest of a tombstone or with 0 replicas at byte " + in.position());
+    }
+    return Record.live(version, leftOut, expiresAt, replicas);
   }
 
   public static Buffer appendEntry(Buffer out, byte[] key, Record record) {

@@ -34,6 +34,13 @@ public final class WireReader {
     return value;
   }
 
+  int readInt() {
+    need(4);
+    int value = in.getInt(position);
+    position += 4;
+    return value;
+  }
+
   /** A length (int) and that many bytes. */
   public byte[] readBytes() {
     need(4);

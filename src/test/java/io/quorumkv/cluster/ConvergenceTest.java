@@ -97,6 +97,45 @@ class ConvergenceTest {
   }
 
   @Test
+  void aLargeValueIsReadFromOneReplicaAndComparedByDigestOnTheOthers() {
+    String key = nextKey();
+    String value = large("agreed");
+    writeEverywhere(key, value);
+    String small = nextKey();
+    writeEverywhere(small, "small");
+    for (int node = 0; node < 3; node++) {
+      double digests = counter(node, "quorumkv_read_digests_total");
+      double readsAfterDigest = counter(node, "quorumkv_read_values_after_digest_total");
+      assertEquals(value, text(cluster.http(node).get(entity(key, "&ack=3&from=3"))), "read through node " + node);
+      assertEquals(digests + 2, counter(node, "quorumkv_read_digests_total"), "two of three answers are digests");
+      assertEquals("small", text(cluster.http(node).get(entity(small, "&ack=3&from=3"))));
+      assertEquals(digests + 2, counter(node, "quorumkv_read_digests_total"), "a small value comes whole from each");
+      assertEquals(readsAfterDigest, counter(node, "quorumkv_read_values_after_digest_total"), "the replicas agreed");
+    }
+  }
+
+  @Test
+  void aLargeValueNewerOnlyWhereDigestsCameFromIsReadWholeAndRepairedOntoTheStaleCoordinator() {
+    String key = nextKey();
+    long v1 = writeEverywhere(key, large("old"));
+    plant(key, v1 + 1, large("new"), 1, 2);
+    double readsAfterDigest = counter(0, "quorumkv_read_values_after_digest_total");
+    assertEquals(large("new"), text(cluster.http(0).get(entity(key, "&ack=2&from=3"))));
+    assertEquals(readsAfterDigest + 1, counter(0, "quorumkv_read_values_after_digest_total"));
+    Await.until("the coordinator's own copy is repaired", CONVERGE, () -> large("new").equals(localValue(0, key)));
+  }
+
+  @Test
+  void readRepairSpreadsALargeValueThatOnlyOneDigestReplicaHolds() {
+    String key = nextKey();
+    long v1 = writeEverywhere(key, large("old"));
+    plant(key, v1 + 1, large("new"), 2);
+    assertEquals(large("new"), text(cluster.http(0).get(entity(key, "&ack=3&from=3"))));
+    Await.until("nodes 0 and 1 are repaired with the whole value", CONVERGE,
+        () -> large("new").equals(localValue(0, key)) && large("new").equals(localValue(1, key)));
+  }
+
+  @Test
   void readRepairDoesNotDelayTheAnswerWhenAReplicaIsSlowToAcceptIt() {
     String key = nextKey();
     long v1 = writeEverywhere(key, "old");
@@ -240,6 +279,18 @@ class ConvergenceTest {
     for (int node : nodes) {
       cluster.node(node).store().apply(bytes(key), Record.live(version, bytes(value), Record.NEVER));
     }
+  }
+
+  /** A value large enough to be left out of digest answers (100 KiB). */
+  private static String large(String word) {
+    return (word + " ").repeat(100 * 1024 / (word.length() + 1) + 1);
+  }
+
+  private static double counter(int node, String series) {
+    return text(cluster.http(node).get("/metrics")).lines()
+        .filter(line -> line.startsWith(series + " "))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1)))
+        .sum();
   }
 
   private static String localValue(int node, String key) {

@@ -39,6 +39,26 @@ class BatchAnswersTest {
     assertTrue(answers.get(5).refused());
   }
 
+  /** A digest answer carries everything of the record but its value's bytes, and decodes as a digest. */
+  @Test
+  void aDigestLeavesTheLargeValueOutAndKeepsTheRest() {
+    byte[] large = new byte[RecordLayout.WRAPPED_VALUE_BYTES];
+    Record whole = Record.live(5, large, 1_234, 2);
+    Record small = Record.live(6, bytes("small"), 0, 3);
+    Buffer encoded = BatchAnswers.encode(List.of(Answer.of(LeftOutValues.digestOf(whole)),
+        Answer.of(LeftOutValues.digestOf(small)), Answer.of(LeftOutValues.digestOf(Record.tombstone(7, 3)))));
+    List<Answer> answers = BatchAnswers.decode(encoded);
+
+    assertTrue(encoded.length() < 200, encoded.length() + " bytes");
+    Record digest = answers.get(0).record();
+    assertTrue(LeftOutValues.isDigest(digest));
+    assertEquals(List.of(5L, 1_234L, 2L), List.of(digest.version(), digest.expiresAt(), (long) digest.replicas()));
+    assertTrue(whole.supersedes(digest), "at one version the whole record wins over its digest");
+    assertFalse(LeftOutValues.isDigest(answers.get(1).record()), "a small value comes whole");
+    assertEquals("small", new String(answers.get(1).record().value(), StandardCharsets.UTF_8));
+    assertTrue(answers.get(2).record().tombstone());
+  }
+
   @Test
   void everyAnsweredRecordCarriesItsReplicaCount() {
     for (int replicas : new int[] {1, 2, 300, Record.EVERY_NODE}) {

@@ -115,6 +115,9 @@ class RemoteReplicaTest {
         reads.add(replica.read("hot".getBytes(StandardCharsets.UTF_8)));
       }
       reads.add(replica.read("other".getBytes(StandardCharsets.UTF_8)));
+      // A digest read never shares a read's answer (it may leave the value out), only another digest read's.
+      reads.add(replica.readDigest("hot".getBytes(StandardCharsets.UTF_8)));
+      reads.add(replica.readDigest("hot".getBytes(StandardCharsets.UTF_8)));
       asked.complete(reads);
     });
     List<Future<Record>> reads = asked.get(10, TimeUnit.SECONDS);
@@ -124,7 +127,8 @@ class RemoteReplicaTest {
     for (Future<Record> read : reads) {
       read.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
-    assertEquals(List.of(1, 2), peer.batchSizes(), "five reads of one key and one of another went as two operations");
+    assertEquals(List.of(1, 3), peer.batchSizes(),
+        "five reads of one key, one of another and two digest reads of the first went as three operations");
   }
 
   @ParameterizedTest

@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,11 +22,16 @@ class BatchOperationsTest {
     List<Operation> sent = List.of(
         new Operation(bytes("read me"), null),
         new Operation(bytes("k\u00e9y"), Record.live(42, bytes("value"), 1234)),
-        new Operation(new byte[0], Record.tombstone(7)));
+        new Operation(new byte[0], Record.tombstone(7)),
+        Operation.digestRead(bytes("compare me")));
     List<Operation> received = BatchOperations.decode(BatchOperations.encode(sent));
 
-    assertEquals(3, received.size());
+    assertEquals(4, received.size());
     assertTrue(received.get(0).isRead());
+    assertFalse(received.get(0).digest());
+    assertTrue(received.get(3).isRead());
+    assertTrue(received.get(3).digest());
+    assertArrayEquals(bytes("compare me"), received.get(3).key());
     assertArrayEquals(bytes("read me"), received.get(0).key());
     assertArrayEquals(bytes("k\u00e9y"), received.get(1).key());
     assertEquals(42, received.get(1).record().version());
