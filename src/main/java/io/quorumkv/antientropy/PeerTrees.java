@@ -6,6 +6,7 @@ import io.quorumkv.placement.Rendezvous;
 import io.quorumkv.storage.IndexEntry;
 import io.quorumkv.storage.Record;
 import io.quorumkv.storage.RecordChangeListener;
+import io.quorumkv.storage.RecordLeaf;
 import io.quorumkv.storage.RecordDigest;
 
 import java.util.ArrayList;
@@ -59,17 +60,17 @@ public final class PeerTrees implements RecordChangeListener {
   }
 
   @Override
-  public void changed(byte[] key, Record before, Record after) {
+  public void changed(byte[] key, RecordLeaf before, RecordLeaf after) {
     Shape current = shape;
     if (current.peers().isEmpty()) {
       return;
     }
     int segment = RecordDigest.segmentOf(key);
     if (before != null) {
-      toggle(current, segment, RecordDigest.leafOf(key, before), sharers(current, key, before.replicas()));
+      toggle(current, segment, before.leaf(), sharers(current, key, before.replicas()));
     }
     if (after != null) {
-      toggle(current, segment, RecordDigest.leafOf(key, after), sharers(current, key, after.replicas()));
+      toggle(current, segment, after.leaf(), sharers(current, key, after.replicas()));
     }
   }
 

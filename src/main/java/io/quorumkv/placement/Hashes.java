@@ -12,9 +12,14 @@ public final class Hashes {
   }
 
   public static long fnv1a(byte[] bytes) {
+    return fnv1a(bytes, 0, bytes.length);
+  }
+
+  /** {@link #fnv1a(byte[])} of {@code bytes[from, to)}. */
+  public static long fnv1a(byte[] bytes, int from, int to) {
     long hash = FNV_OFFSET;
-    for (byte b : bytes) {
-      hash ^= b & 0xff;
+    for (int i = from; i < to; i++) {
+      hash ^= bytes[i] & 0xff;
       hash *= FNV_PRIME;
     }
     return hash;

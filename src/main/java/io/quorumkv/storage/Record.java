@@ -93,10 +93,11 @@ public record Record(long version, boolean tombstone, long expiresAt, byte[] val
     if (stored == null) {
       return incoming;
     }
-    if (stored.supersedes(incoming)) {
-      return incoming.replicas > stored.replicas ? stored.withReplicas(incoming.replicas) : stored;
+    if (incoming.supersedes(stored)) {
+      return stored.replicas > incoming.replicas ? incoming.withReplicas(stored.replicas) : incoming;
     }
-    return stored.replicas > incoming.replicas ? incoming.withReplicas(stored.replicas) : incoming;
+    // The stored record wins, or is the same record: it stays, unless the count grows.
+    return incoming.replicas > stored.replicas ? stored.withReplicas(incoming.replicas) : stored;
   }
 
   private long expiryOrMax() {

@@ -8,6 +8,6 @@ package io.quorumkv.storage;
 public interface RecordChangeListener {
   RecordChangeListener NONE = (key, before, after) -> { };
 
-  /** @param before the record replaced, null if none; @param after the record now kept, null once purged */
-  void changed(byte[] key, Record before, Record after);
+  /** @param before the leaf of the record replaced, null if none; @param after the leaf of the record now kept, null once purged */
+  void changed(byte[] key, RecordLeaf before, RecordLeaf after);
 }

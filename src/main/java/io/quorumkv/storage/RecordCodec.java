@@ -43,19 +43,29 @@ public final class RecordCodec {
   }
 
   public static Record decode(byte[] bytes) {
+    int headerBytes = headerBytes(bytes);
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    buffer.position(1);
+    boolean tombstone = isTombstone(buffer.get());
+    long version = buffer.getLong();
+    long expiresAt = buffer.getLong();
+    int replicas = headerBytes == HEADER_BYTES ? Short.toUnsignedInt(buffer.getShort()) : Record.EVERY_NODE;
+    byte[] value = new byte[buffer.remaining()];
+    buffer.get(value);
+    return new Record(version, tombstone, expiresAt, value, replicas);
+  }
+
+  /** Where the value starts in an encoded record, by its format; IllegalArgumentException when it is none. */
+  static int headerBytes(byte[] bytes) {
     byte format = bytes.length > 0 ? bytes[0] : -1;
     int headerBytes = format == FORMAT ? HEADER_BYTES : format == FORMAT_1 ? FORMAT_1_HEADER_BYTES : -1;
     if (headerBytes < 0 || bytes.length < headerBytes) {
       throw new IllegalArgumentException("not a quorumkv record (format " + format + ", " + bytes.length + " bytes)");
     }
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    buffer.position(1);
-    boolean tombstone = (buffer.get() & TOMBSTONE) != 0;
-    long version = buffer.getLong();
-    long expiresAt = buffer.getLong();
-    int replicas = format == FORMAT ? Short.toUnsignedInt(buffer.getShort()) : Record.EVERY_NODE;
-    byte[] value = new byte[buffer.remaining()];
-    buffer.get(value);
-    return new Record(version, tombstone, expiresAt, value, replicas);
+    return headerBytes;
+  }
+
+  static boolean isTombstone(byte flags) {
+    return (flags & TOMBSTONE) != 0;
   }
 }

@@ -21,10 +21,16 @@ public final class RecordDigest {
   }
 
   public static long leafOf(byte[] key, Record record) {
+    return leafOf(key, record.version(), record.replicas(), record.tombstone(), record.expiresAt(),
+        Hashes.fnv1a(record.value()));
+  }
+
+  /** {@link #leafOf(byte[], Record)} from a record's fields and its value's {@link Hashes#fnv1a}. */
+  static long leafOf(byte[] key, long version, int replicas, boolean tombstone, long expiresAt, long valueHash) {
     long h = Hashes.mix(Hashes.fnv1a(key));
-    h = Hashes.mix(h ^ record.version());
-    h = Hashes.mix(h ^ ((long) record.replicas() << 1 | (record.tombstone() ? 1 : 0)));
-    h = Hashes.mix(h ^ record.expiresAt());
-    return Hashes.mix(h ^ Hashes.fnv1a(record.value()));
+    h = Hashes.mix(h ^ version);
+    h = Hashes.mix(h ^ ((long) replicas << 1 | (tombstone ? 1 : 0)));
+    h = Hashes.mix(h ^ expiresAt);
+    return Hashes.mix(h ^ valueHash);
   }
 }

@@ -47,8 +47,12 @@ public final class RecordIndex {
   }
 
   static byte[] valueOf(byte[] key, Record record, long storedAt) {
+    return valueOf(RecordLeaf.of(key, record), storedAt);
+  }
+
+  static byte[] valueOf(RecordLeaf leaf, long storedAt) {
     return ByteBuffer.allocate(Long.BYTES + Short.BYTES + Long.BYTES)
-        .putLong(RecordDigest.leafOf(key, record)).putShort((short) record.replicas()).putLong(storedAt).array();
+        .putLong(leaf.leaf()).putShort((short) leaf.replicas()).putLong(storedAt).array();
   }
 
   static IndexEntry decode(byte[] indexKey, byte[] value) {

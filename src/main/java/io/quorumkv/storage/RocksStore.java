@@ -239,16 +239,18 @@ public final class RocksStore implements Store {
       for (int i = 0; i < keys.size(); i++) {
         byte[] key = keys.get(i);
         ByteBuffer wrapped = ByteBuffer.wrap(key);
-        Record current = latest.containsKey(wrapped) ? latest.get(wrapped)
-            : stored.get(i) == null ? null : RecordCodec.decode(stored.get(i));
-        Record merged = Record.merge(current, incoming.get(i));
-        if (merged != current) {
-          latest.put(wrapped, merged);
-          batch.put(records, key, RecordCodec.encode(merged));
-          batch.put(index, RecordIndex.keyOf(key), RecordIndex.valueOf(key, merged, now));
-          changes.add(new Change(key, current, merged));
+        Record in = incoming.get(i);
+        Merge merge = latest.containsKey(wrapped) || stored.get(i) == null
+            ? Merge.of(key, latest.get(wrapped), in)
+            : Merge.of(key, EncodedRecord.of(stored.get(i)), in);
+        if (merge.changed()) {
+          latest.put(wrapped, merge.kept());
+          RecordLeaf after = RecordLeaf.of(key, merge.kept());
+          batch.put(records, key, merge.encoded() != null ? merge.encoded() : RecordCodec.encode(merge.kept()));
+          batch.put(index, RecordIndex.keyOf(key), RecordIndex.valueOf(after, now));
+          changes.add(new Change(key, merge.before(), after));
         }
-        kept.add(merged);
+        kept.add(merge.kept());
       }
       if (batch.count() > 0) {
         if (!mustNotWait) {
@@ -324,7 +326,7 @@ public final class RocksStore implements Store {
     });
   }
 
-  private record Change(byte[] key, Record before, Record after) {
+  private record Change(byte[] key, RecordLeaf before, RecordLeaf after) {
   }
 
   @Override
@@ -422,7 +424,7 @@ public final class RocksStore implements Store {
       batch.delete(records, key);
       batch.delete(index, indexKey);
       database.write(db, batch);
-      listener.changed(key, record, null);
+      listener.changed(key, RecordLeaf.of(key, record), null);
       return true;
     } finally {
       stripe.unlock();

@@ -5,6 +5,7 @@ import io.quorumkv.config.StorageConfig;
 import io.quorumkv.storage.MetaStore;
 import io.quorumkv.storage.PurgeGate;
 import io.quorumkv.storage.Record;
+import io.quorumkv.storage.RecordLeaf;
 import io.quorumkv.storage.RecordIndex;
 import io.quorumkv.storage.RocksDatabase;
 import io.quorumkv.storage.RocksMetaStore;
@@ -66,13 +67,14 @@ class PeerTreesTest {
     for (int i = 0; i < 1_000; i++) {
       byte[] key = bytes("key-" + i);
       Record record = Record.live(i + 1, bytes("v" + i), Record.NEVER, 3);
-      first.changed(key, null, record);
-      second.changed(key, null, record);
+      first.changed(key, null, RecordLeaf.of(key, record));
+      second.changed(key, null, RecordLeaf.of(key, record));
     }
     assertEquals(first.tree(node(2)).root(), second.tree(node(1)).root());
 
     byte[] key = bytes("key-7");
-    second.changed(key, Record.live(8, bytes("v7"), Record.NEVER, 3), Record.tombstone(2_000, 3));
+    second.changed(key, RecordLeaf.of(key, Record.live(8, bytes("v7"), Record.NEVER, 3)),
+        RecordLeaf.of(key, Record.tombstone(2_000, 3)));
     assertNotEquals(first.tree(node(2)).root(), second.tree(node(1)).root());
     long[] ours = first.tree(node(2)).branches();
     long[] theirs = second.tree(node(1)).branches();

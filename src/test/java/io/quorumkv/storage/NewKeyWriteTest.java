@@ -121,13 +121,17 @@ class NewKeyWriteTest {
     try (RocksDatabase database = RocksDatabase.open(dir, StorageConfig.defaults())) {
       RocksStore store = learnedStore(database);
       List<String> changes = new ArrayList<>();
+      RecordLeaf one = RecordLeaf.of(bytes("k"), live(1, "one"));
+      RecordLeaf two = RecordLeaf.of(bytes("k"), live(2, "two"));
       store.onChange((key, before, after) -> changes.add(new String(key, StandardCharsets.UTF_8) + ": "
-          + (before == null ? "none" : before.version()) + " -> " + after.version()));
+          + (before == null ? "none" : before.equals(one) ? "one" : before) + " -> "
+          + (after.equals(one) ? "one" : after.equals(two) ? "two" : after)));
 
       store.apply(bytes("k"), live(1, "one"));
       store.apply(bytes("k"), live(2, "two"));
+      store.apply(bytes("k"), live(2, "two"));
 
-      assertEquals(List.of("k: none -> 1", "k: 1 -> 2"), changes);
+      assertEquals(List.of("k: none -> one", "k: one -> two"), changes, "the same record again changes nothing");
     }
   }
 
