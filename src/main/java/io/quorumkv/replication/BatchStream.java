@@ -50,6 +50,8 @@ final class BatchStream {
   private Future<NetSocket> connection;
   private long nextId;
   private long lastUsedNanos;
+  /** Whether the peer said, on the open stream's upgrade, that it takes digest reads; not while one opens. */
+  private volatile boolean peerTakesDigests;
 
   /**
    * @param maxValueBytes    the largest value a read may answer with (the peers' body limit)
@@ -146,7 +148,13 @@ final class BatchStream {
     return connection;
   }
 
+  /** Whether the peer takes digest reads, as its last stream's upgrade said ({@link InternalProtocol#DIGESTS_HEADER}). */
+  boolean peerTakesDigests() {
+    return peerTakesDigests;
+  }
+
   private Future<NetSocket> connect() {
+    peerTakesDigests = false;
     RequestOptions upgrade = client.options(InternalEndpoint.RECORD_STREAM, node, null)
         .putHeader(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE)
         .putHeader(HttpHeaders.UPGRADE, InternalProtocol.STREAM_UPGRADE);
@@ -156,6 +164,7 @@ final class BatchStream {
       if (response.statusCode() != 101) {
         return Future.failedFuture(new UpgradeRefusedException(response.statusCode()));
       }
+      peerTakesDigests = "1".equals(response.getHeader(InternalProtocol.DIGESTS_HEADER));
       NetSocket socket = response.netSocket();
       socket.exceptionHandler(ConnectionErrors.logged("batch stream to " + node));
       lastUsedNanos = System.nanoTime();

@@ -48,6 +48,7 @@ final class BatchStreamHandler {
       return;
     }
     Vertx vertx = ctx.vertx();
+    ctx.response().putHeader(InternalProtocol.DIGESTS_HEADER, "1");
     ctx.request().toNetSocket().onSuccess(socket -> serve(vertx, socket)).onFailure(ctx::fail);
   }
 

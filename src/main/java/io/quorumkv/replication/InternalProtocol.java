@@ -14,9 +14,14 @@ package io.quorumkv.replication;
  * more): each read takes 5 request bytes plus its key but may answer with a value of up to the
  * body limit, so without a bound one small request could make a replica build an answer larger
  * than its heap. Coordinators never send more ({@link RemoteReplica}).
+ *
+ * <p>A replica that takes digest reads says so on its stream's {@code 101} ({@link #DIGESTS_HEADER}):
+ * a coordinator sends them on such a stream only, plain reads elsewhere, so that a node of a
+ * release without them is never sent an operation it does not know.
  */
 public final class InternalProtocol {
   public static final String STREAM_UPGRADE = "quorumkv-records";
+  public static final String DIGESTS_HEADER = "X-QKV-Read-Digests";
   public static final int MAX_BATCH_OPERATIONS = 64;
 
   private InternalProtocol() {

@@ -192,7 +192,8 @@ public final class RemoteReplica implements Replica {
       post(batch);
       return;
     }
-    stream.exchange(BatchOperations.payloadInParts(operationsOf(batch)), remainingMs(batch)).onComplete(done -> {
+    List<Operation> operations = operationsOf(batch, stream.peerTakesDigests());
+    stream.exchange(BatchOperations.payloadInParts(operations), remainingMs(batch)).onComplete(done -> {
       if (done.failed() && done.cause() instanceof BatchStream.UpgradeRefusedException) {
         streamRefused();
         post(batch);
@@ -204,11 +205,14 @@ public final class RemoteReplica implements Replica {
   }
 
   private static Buffer encode(List<Waiting> batch) {
-    return BatchOperations.encode(operationsOf(batch));
+    return BatchOperations.encode(operationsOf(batch, false));
   }
 
-  private static List<Operation> operationsOf(List<Waiting> batch) {
-    return batch.stream().map(Waiting::operation).toList();
+  /** The batch's operations, its digest reads as plain reads unless the peer said it takes them. */
+  private static List<Operation> operationsOf(List<Waiting> batch, boolean digests) {
+    return batch.stream().map(Waiting::operation)
+        .map(operation -> operation.digest() && !digests ? new Operation(operation.key(), null) : operation)
+        .toList();
   }
 
   /** The batch may wait no longer than its most pressed operation. */

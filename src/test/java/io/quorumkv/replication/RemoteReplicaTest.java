@@ -176,6 +176,20 @@ class RemoteReplicaTest {
     assertEquals(transport.carrier(), peer.carriers(), "how the batch came");
   }
 
+  /** A node of a release without digest reads never gets one: it would refuse the whole batch. */
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aDigestReadGoesAsOneOnlyOnAStreamWhosePeerSaidItTakesThem(Transport transport) throws Exception {
+    startPeer(transport);
+    peer.release();
+    connectAhead();
+    CompletableFuture<Future<Record>> asked = new CompletableFuture<>();
+    vertx.runOnContext(ignored -> asked.complete(replica.readDigest("compared".getBytes(StandardCharsets.UTF_8))));
+    asked.get(10, TimeUnit.SECONDS).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+    assertEquals(List.of(transport == Transport.STREAM_WITH_DIGESTS ? "digest" : "read"), peer.readKinds());
+  }
+
   @Test
   void anIdleStreamOutlivesThePeersIdleTimeout() throws Exception {
     long peerIdleTimeoutMs = 600;
@@ -291,7 +305,7 @@ class RemoteReplicaTest {
 
   /** How a peer takes batches: on an upgraded stream, or only as {@code POST}s (it answers the upgrade 404). */
   enum Transport {
-    STREAM("stream"), POST_ONLY("post");
+    STREAM("stream"), POST_ONLY("post"), STREAM_WITH_DIGESTS("stream");
 
     private final String carrier;
 
@@ -308,6 +322,7 @@ class RemoteReplicaTest {
   private static final class HeldPeer {
     private final Transport transport;
     private final List<Integer> batchSizes = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> readKinds = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> carriers = Collections.synchronizedSet(new TreeSet<>());
     private final List<NetSocket> streams = Collections.synchronizedList(new ArrayList<>());
     private final List<Runnable> held = new ArrayList<>();
@@ -333,6 +348,9 @@ class RemoteReplicaTest {
             return;
           }
         }
+        if (transport == Transport.STREAM_WITH_DIGESTS) {
+          request.response().putHeader(InternalProtocol.DIGESTS_HEADER, "1");
+        }
         request.toNetSocket().onSuccess(socket -> {
           streams.add(socket);
           socket.handler(FrameReader.of(1 << 24, frame -> take(BatchOperations.decodePayload(frame.payload(), 64),
@@ -356,6 +374,7 @@ class RemoteReplicaTest {
 
     private void take(List<Operation> operations, String carrier, Consumer<List<Answer>> reply) {
       batchSizes.add(operations.size());
+      operations.stream().filter(Operation::isRead).forEach(read -> readKinds.add(read.digest() ? "digest" : "read"));
       carriers.add(carrier);
       List<Answer> answers = operations.stream().map(operation -> Answer.of(WriteAnswer.STORED)).toList();
       Runnable answer = () -> reply.accept(answers);
@@ -402,6 +421,12 @@ class RemoteReplicaTest {
         held.clear();
       }
       answers.forEach(Runnable::run);
+    }
+
+    List<String> readKinds() {
+      synchronized (readKinds) {
+        return new ArrayList<>(readKinds);
+      }
     }
 
     List<Integer> batchSizes() {
