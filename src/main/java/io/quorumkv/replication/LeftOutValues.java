@@ -33,6 +33,16 @@ public final class LeftOutValues {
     return Record.live(record.version(), LEFT_OUT, record.expiresAt(), record.replicas());
   }
 
+  /**
+   * Whether {@code digest} stands for {@code record}: the same version, kind and expiry. Two values
+   * written at one version (two coordinators in one clock tick) digest alike; anti-entropy, which
+   * hashes values, settles them.
+   */
+  public static boolean isDigestOf(Record digest, Record record) {
+    return record != null && digest.version() == record.version() && digest.tombstone() == record.tombstone()
+        && digest.expiresAt() == record.expiresAt();
+  }
+
   /** Whether the record is a digest, its value left out. */
   public static boolean isDigest(Record record) {
     return record != null && record.value() == LEFT_OUT;

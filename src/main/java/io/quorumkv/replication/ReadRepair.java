@@ -92,9 +92,13 @@ public final class ReadRepair {
     throw new IllegalStateException("no replica answered a digest of version " + digest.version());
   }
 
-  /** Whether a replica holding {@code held} (null for nothing) lacks something of {@code converged}. */
+  /**
+   * Whether a replica holding {@code held} (null for nothing) lacks something of {@code converged}.
+   * A digest of the converged record lacks nothing but its value, which its replica holds.
+   */
   private static boolean isBehind(Record held, Record converged) {
-    return converged.supersedes(held) || held.replicas() < converged.replicas();
+    boolean older = LeftOutValues.isDigest(held) ? !LeftOutValues.isDigestOf(held, converged) : converged.supersedes(held);
+    return older || held.replicas() < converged.replicas();
   }
 
   private void write(Replica replica, NodeUrl node, byte[] key, Record record) {

@@ -104,6 +104,8 @@ class ConvergenceTest {
     String small = nextKey();
     writeEverywhere(small, "small");
     for (int node = 0; node < 3; node++) {
+      long comparedBefore = comparedReads();
+      long repairsBefore = repairsWritten();
       double digests = counter(node, "quorumkv_read_digests_total");
       double readsAfterDigest = counter(node, "quorumkv_read_values_after_digest_total");
       assertEquals(value, text(cluster.http(node).get(entity(key, "&ack=3&from=3"))), "read through node " + node);
@@ -111,6 +113,8 @@ class ConvergenceTest {
       assertEquals("small", text(cluster.http(node).get(entity(small, "&ack=3&from=3"))));
       assertEquals(digests + 2, counter(node, "quorumkv_read_digests_total"), "a small value comes whole from each");
       assertEquals(readsAfterDigest, counter(node, "quorumkv_read_values_after_digest_total"), "the replicas agreed");
+      awaitRepairsSettled(comparedBefore + 2);
+      assertEquals(repairsBefore, repairsWritten(), "a digest of the value read is no stale replica");
     }
   }
 
@@ -279,6 +283,14 @@ class ConvergenceTest {
     for (int node : nodes) {
       cluster.node(node).store().apply(bytes(key), Record.live(version, bytes(value), Record.NEVER));
     }
+  }
+
+  private static long repairsWritten() {
+    long written = 0;
+    for (int node = 0; node < 3; node++) {
+      written += cluster.node(node).readRepair().written();
+    }
+    return written;
   }
 
   /** A value large enough to be left out of digest answers (100 KiB). */
