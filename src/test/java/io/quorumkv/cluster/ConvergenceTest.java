@@ -1,6 +1,7 @@
 package io.quorumkv.cluster;
 
 import io.quorumkv.placement.Rendezvous;
+import io.quorumkv.replication.ReadRepair;
 import io.quorumkv.storage.Record;
 import io.quorumkv.support.Await;
 import io.quorumkv.support.ClusterExtension;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 import static io.quorumkv.support.Http.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -249,22 +251,26 @@ class ConvergenceTest {
   }
 
   private static long comparedReads() {
-    long compared = 0;
+    return summedOverNodes(ReadRepair::compared);
+  }
+
+  private static long repairsWritten() {
+    return summedOverNodes(ReadRepair::written);
+  }
+
+  /** A read repair counter, summed over the cluster's three coordinators. */
+  private static long summedOverNodes(ToLongFunction<ReadRepair> counter) {
+    long sum = 0;
     for (int node = 0; node < 3; node++) {
-      compared += cluster.node(node).readRepair().compared();
+      sum += counter.applyAsLong(cluster.node(node).readRepair());
     }
-    return compared;
+    return sum;
   }
 
   /** Waits until the cluster's coordinators compared at least {@code reads} reads' answers and no repair is in flight. */
   private static void awaitRepairsSettled(long reads) {
-    Await.until("read repairs settle", CONVERGE, () -> {
-      long pending = 0;
-      for (int node = 0; node < 3; node++) {
-        pending += cluster.node(node).readRepair().pending();
-      }
-      return comparedReads() >= reads && pending == 0;
-    });
+    Await.until("read repairs settle", CONVERGE,
+        () -> comparedReads() >= reads && summedOverNodes(ReadRepair::pending) == 0);
   }
 
   private static long pendingHints(int holder, int target) {
@@ -283,14 +289,6 @@ class ConvergenceTest {
     for (int node : nodes) {
       cluster.node(node).store().apply(bytes(key), Record.live(version, bytes(value), Record.NEVER));
     }
-  }
-
-  private static long repairsWritten() {
-    long written = 0;
-    for (int node = 0; node < 3; node++) {
-      written += cluster.node(node).readRepair().written();
-    }
-    return written;
   }
 
   /** A value large enough to be left out of digest answers (100 KiB). */
