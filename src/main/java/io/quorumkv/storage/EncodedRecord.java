@@ -27,13 +27,17 @@ final class EncodedRecord {
     this.replicas = replicas;
   }
 
+  /** The record's header, read in place; IllegalArgumentException when the bytes are no record. */
   static EncodedRecord of(byte[] bytes) {
     int valueStart = RecordCodec.headerBytes(bytes);
     ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    boolean tombstone = RecordCodec.isTombstone(bytes[1]);
-    long version = buffer.getLong(2);
-    long expiresAt = buffer.getLong(10);
-    int replicas = valueStart == RecordCodec.HEADER_BYTES ? Short.toUnsignedInt(buffer.getShort(18)) : Record.EVERY_NODE;
+    boolean tombstone = RecordCodec.isTombstone(bytes[RecordCodec.FLAGS_AT]);
+    long version = buffer.getLong(RecordCodec.VERSION_AT);
+    long expiresAt = buffer.getLong(RecordCodec.EXPIRES_AT);
+    // Format 1 has no replica count: the value starts where format 2's count is.
+    int replicas = valueStart == RecordCodec.HEADER_BYTES
+        ? Short.toUnsignedInt(buffer.getShort(RecordCodec.REPLICAS_AT))
+        : Record.EVERY_NODE;
     return new EncodedRecord(bytes, valueStart, tombstone, version, expiresAt, replicas);
   }
 
@@ -67,8 +71,9 @@ final class EncodedRecord {
     return new RecordLeaf(RecordDigest.leafOf(key, version, replicas, tombstone, expiresAt, valueHash), replicas);
   }
 
+  /** The record, its value copied out of these bytes. */
   Record decode() {
-    return RecordCodec.decode(bytes);
+    return new Record(version, tombstone, expiresAt, Arrays.copyOfRange(bytes, valueStart, bytes.length), replicas);
   }
 
   /** The record's encoding with its replica count set to {@code count}: these bytes, changed in place when they carry one. */
@@ -76,7 +81,7 @@ final class EncodedRecord {
     if (valueStart != RecordCodec.HEADER_BYTES) {
       return RecordCodec.encode(decode().withReplicas(count));
     }
-    ByteBuffer.wrap(bytes).putShort(18, (short) count);
+    ByteBuffer.wrap(bytes).putShort(RecordCodec.REPLICAS_AT, (short) count);
     return bytes;
   }
 

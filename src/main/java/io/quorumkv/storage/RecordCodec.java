@@ -25,6 +25,10 @@ public final class RecordCodec {
   static final int HEADER_BYTES = 20;
   static final byte FORMAT_1 = 1;
   static final int FORMAT_1_HEADER_BYTES = 18;
+  static final int FLAGS_AT = 1;
+  static final int VERSION_AT = 2;
+  static final int EXPIRES_AT = 10;
+  static final int REPLICAS_AT = 18;
   private static final byte TOMBSTONE = 1;
 
   private RecordCodec() {
@@ -43,16 +47,7 @@ public final class RecordCodec {
   }
 
   public static Record decode(byte[] bytes) {
-    int headerBytes = headerBytes(bytes);
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    buffer.position(1);
-    boolean tombstone = isTombstone(buffer.get());
-    long version = buffer.getLong();
-    long expiresAt = buffer.getLong();
-    int replicas = headerBytes == HEADER_BYTES ? Short.toUnsignedInt(buffer.getShort()) : Record.EVERY_NODE;
-    byte[] value = new byte[buffer.remaining()];
-    buffer.get(value);
-    return new Record(version, tombstone, expiresAt, value, replicas);
+    return EncodedRecord.of(bytes).decode();
   }
 
   /** Where the value starts in an encoded record, by its format; IllegalArgumentException when it is none. */
