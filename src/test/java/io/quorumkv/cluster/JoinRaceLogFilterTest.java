@@ -1,12 +1,11 @@
 package io.quorumkv.cluster;
 
+import io.quorumkv.support.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -29,32 +28,16 @@ class JoinRaceLogFilterTest {
       + ".CallerNotMemberException: Not Member! this: [127.0.0.1]:10243, caller: [127.0.0.1]:10241, partitionId: -1,"
       + " operation: com.hazelcast.internal.partition.operation.PartitionStateOperation, service: hz:core:partitionService";
 
-  private final List<LogRecord> published = new ArrayList<>();
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord record) {
-      published.add(record);
-    }
-
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public void close() {
-    }
-  };
+  private final LogCapture capture = new LogCapture();
 
   @BeforeEach
   void capture() {
-    PARTITION_SERVICE.addHandler(capture);
-    PARTITION_STATE.addHandler(capture);
+    capture.addTo(PARTITION_SERVICE, PARTITION_STATE);
   }
 
   @AfterEach
   void release() {
-    PARTITION_SERVICE.removeHandler(capture);
-    PARTITION_STATE.removeHandler(capture);
+    capture.removeFrom(PARTITION_SERVICE, PARTITION_STATE);
   }
 
   @Test
@@ -67,7 +50,7 @@ class JoinRaceLogFilterTest {
     PARTITION_SERVICE.warning(NOT_STARTED);
     PARTITION_STATE.warning(NOT_MEMBER);
     assertEquals(List.of(Level.FINE, Level.FINE, Level.WARNING, Level.WARNING, Level.WARNING),
-        published.stream().map(LogRecord::getLevel).toList());
+        levels());
   }
 
   @Test
@@ -79,6 +62,10 @@ class JoinRaceLogFilterTest {
       PARTITION_STATE.warning(NOT_MEMBER);
     }
     PARTITION_STATE.warning(NOT_MEMBER);
-    assertEquals(List.of(Level.FINE, Level.WARNING), published.stream().map(LogRecord::getLevel).toList());
+    assertEquals(List.of(Level.FINE, Level.WARNING), levels());
+  }
+
+  private List<Level> levels() {
+    return capture.records().stream().map(LogRecord::getLevel).toList();
   }
 }

@@ -3,6 +3,7 @@ package io.quorumkv.web;
 import io.quorumkv.peer.InternalEndpoint;
 import io.quorumkv.replication.InternalProtocol;
 import io.quorumkv.support.Await;
+import io.quorumkv.support.LogCapture;
 import io.quorumkv.support.TestNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,10 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,21 +34,7 @@ class ConnectionResetLogTest {
   @TempDir
   Path dir;
   private TestNode node;
-  private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord record) {
-      records.add(record);
-    }
-
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public void close() {
-    }
-  };
+  private final LogCapture capture = new LogCapture();
   private Level levelBefore;
 
   @BeforeEach
@@ -58,13 +42,12 @@ class ConnectionResetLogTest {
     node = TestNode.start(dir);
     levelBefore = CONNECTION_ERRORS.getLevel();
     CONNECTION_ERRORS.setLevel(Level.FINE);
-    capture.setLevel(Level.ALL);
-    ROOT.addHandler(capture);
+    capture.addTo(ROOT);
   }
 
   @AfterEach
   void stop() {
-    ROOT.removeHandler(capture);
+    capture.removeFrom(ROOT);
     CONNECTION_ERRORS.setLevel(levelBefore);
     node.close();
   }
@@ -100,9 +83,9 @@ class ConnectionResetLogTest {
   }
 
   private void assertResetLoggedQuietly() {
-    Await.until("the node noticed the reset", Duration.ofSeconds(10), () -> records.stream().anyMatch(
+    Await.until("the node noticed the reset", Duration.ofSeconds(10), () -> capture.records().stream().anyMatch(
         record -> record.getLevel() == Level.SEVERE || ConnectionErrors.class.getName().equals(record.getLoggerName())));
-    assertEquals(List.of(), records.stream().filter(record -> record.getLevel() == Level.SEVERE)
+    assertEquals(List.of(), capture.records().stream().filter(record -> record.getLevel() == Level.SEVERE)
         .map(record -> record.getLoggerName() + ": " + record.getMessage()).toList());
   }
 
